@@ -1,0 +1,115 @@
+// Package buildinfo builds the hook binary and says whether a built binary
+// is stale.
+//
+// The binary is the checkout's magefiles compiled by Mage (go tool mage
+// -compile), never go run (which turns exit 2 into 1) nor plain mage
+// (parallel runs race on magefiles/mage_output_file.go). Build stamps the
+// binary with a hash of the sources it was compiled from — go.mod, go.sum
+// and every Go file of the main module that the magefiles import — and
+// SourceHash computes the same hash from the working tree, so the doctor
+// can tell a stale binary from a current one.
+package buildinfo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Source is the hash of the sources the running binary was built from. The
+// linker sets it (-X); it is empty in a binary Build did not make.
+var Source string
+
+// sourceVar is the linker path of Source.
+const sourceVar = "github.com/magehook/magehook/pkg/buildinfo.Source"
+
+// Build compiles the magefiles of root into out (made absolute: Mage
+// resolves a relative -compile path against magefiles/). The go command's
+// output goes to log.
+func Build(ctx context.Context, root, out string, log io.Writer) error {
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	hash, err := SourceHash(ctx, root)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", out,
+		"-ldflags", "-s -w -X "+sourceVar+"="+hash)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, err)
+	}
+	return nil
+}
+
+// HasMagefiles reports whether root holds a magefiles directory.
+func HasMagefiles(root string) bool {
+	info, err := os.Stat(filepath.Join(root, "magefiles"))
+	return err == nil && info.IsDir()
+}
+
+// SourceHash hashes go.mod, go.sum and the Go files of every main-module
+// package the magefiles of root depend on (as go list -deps -tags mage
+// reports them), by path relative to root and content.
+func SourceHash(ctx context.Context, root string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-tags", "mage", "-deps",
+		"-f", `{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}}{{"\t"}}{{.}}{{end}}{{range .EmbedFiles}}{{"\t"}}{{.}}{{end}}{{end}}{{end}}`,
+		"./magefiles")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	listing, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list the magefiles' packages in %s: %v: %s", root, err, strings.TrimSpace(stderr.String()))
+	}
+	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	sc := bufio.NewScanner(bytes.NewReader(listing))
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		for _, f := range fields[1:] {
+			files = append(files, filepath.Join(fields[0], f))
+		}
+	}
+	sort.Strings(files)
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if os.IsNotExist(err) && strings.HasSuffix(f, "go.sum") {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(root, f)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// BinarySource runs a built binary's hook:version target, which prints the
+// source hash the binary was stamped with (empty for a binary Build did not
+// make).
+func BinarySource(path string) (string, error) {
+	cmd := exec.Command(path, "hook:version")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("run %s hook:version: %w", path, err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}

@@ -1,0 +1,337 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Exit codes of the hook binary.
+const (
+	ExitOK     = 0 // success
+	ExitFail   = 1 // failure (and WorktreeCreate without a path)
+	ExitBlock  = 2 // a usage error, or a blocking decision
+	ExitConfig = 3 // a configuration error: no or bad .toolingrc
+)
+
+// Dispatcher answers one event: it reads the payload, finds the checkout's
+// configuration, runs every enabled handler whose matcher matches, merges
+// their answers and writes the one answer the event accepts. It never
+// panics and never lets a handler's failure escape its failure policy.
+type Dispatcher struct {
+	// Handlers are the handlers available to hook.enable.
+	Handlers []Handler
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Getwd is the process's working directory; nil means os.Getwd.
+	Getwd func() (string, error)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Cap is the payload size limit; 0 means payload.DefaultCap.
+	Cap int64
+	// Dialect is the output shape.
+	Dialect Dialect
+}
+
+// Dispatch answers the event named by its wire name and returns the exit code.
+func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
+	d.defaults()
+	ev, ok := Lookup(eventName)
+	if !ok {
+		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
+		return ExitBlock
+	}
+
+	p, perr := payload.Decode(d.Stdin, d.Cap)
+	if perr == nil && ev.Lifecycle && p.AgentID != "" {
+		return ExitOK // a sub-agent's session and worktree events change nothing
+	}
+	if perr == nil && p.HookEventName != "" && p.HookEventName != ev.Name {
+		if fired, known := Lookup(p.HookEventName); known {
+			fmt.Fprintf(d.Stderr, "magehook: hook:%s received a %s payload; answering %s (check the settings entry)\n", ev.Target, fired.Name, fired.Name)
+			ev = fired
+		}
+	}
+
+	cfg, cerr := d.discover(p)
+	if perr != nil {
+		return d.badPayload(ev, cfg, perr)
+	}
+	if cerr != nil {
+		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, cerr)
+		if ev.Output == OutputPath {
+			return ExitFail
+		}
+		return ExitConfig
+	}
+	enabled, err := d.enabled(cfg)
+	if err != nil {
+		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, err)
+		if ev.Output == OutputPath {
+			return ExitFail
+		}
+		return ExitConfig
+	}
+
+	value := matchValue(ev, p)
+	var results []Result
+	var failed []string
+	for _, h := range enabled {
+		if !h.Subscribes(ev.Name) {
+			continue
+		}
+		if ev.MatcherField != "" {
+			if ok, _ := Match(h.Matcher, value); !ok {
+				continue
+			}
+		}
+		r, err := d.run(ctx, h, ev, p, cfg)
+		if err != nil {
+			d.health(cfg, ev, p, h.Name, h.Policy, err)
+			fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
+			if h.Policy == Gatekeeper {
+				failed = append(failed, h.Name)
+			}
+			continue
+		}
+		results = append(results, r)
+	}
+
+	merged := Merge(results...)
+	stopLoop := (ev.Name == "Stop" || ev.Name == "SubagentStop") && p.StopHookActive
+	if stopLoop {
+		// A stop hook already fired for this stop: blocking again would loop.
+		if merged.Decision == DecisionDeny {
+			merged.Decision, merged.Reason = NoDecision, ""
+		}
+		failed = nil
+	}
+	if len(failed) > 0 {
+		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
+		return d.failClosed(ev, reason)
+	}
+	return d.write(Render(ev, merged, d.Dialect))
+}
+
+func (d *Dispatcher) defaults() {
+	if d.Getenv == nil {
+		d.Getenv = os.Getenv
+	}
+	if d.Getwd == nil {
+		d.Getwd = os.Getwd
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Stdin == nil {
+		d.Stdin = strings.NewReader("")
+	}
+	if d.Stdout == nil {
+		d.Stdout = io.Discard
+	}
+	if d.Stderr == nil {
+		d.Stderr = io.Discard
+	}
+}
+
+// discover finds the configuration: from MAGEHOOK_ROOT when set, else from
+// the payload's cwd, falling back to CLAUDE_PROJECT_DIR and the process's
+// working directory when the cwd has none (the session may have cd'ed out
+// of the checkout).
+func (d *Dispatcher) discover(p *payload.Payload) (*toolingrc.Config, error) {
+	if root := d.Getenv(toolingrc.RootEnv); root != "" {
+		return toolingrc.Discover(root)
+	}
+	var starts []string
+	if p != nil && p.CWD != "" {
+		starts = append(starts, p.CWD)
+	}
+	if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+		starts = append(starts, dir)
+	}
+	if wd, err := d.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	var first error
+	for _, s := range starts {
+		cfg, err := toolingrc.Discover(s)
+		if err == nil {
+			return cfg, nil
+		}
+		var cerr *toolingrc.Error
+		if errors.As(err, &cerr) && cerr.Line > 0 {
+			return nil, err // a bad file is an error, not a reason to look elsewhere
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		first = errors.New("no directory to start the search for " + toolingrc.FileName)
+	}
+	return nil, first
+}
+
+// enabled resolves hook.enable to handlers; an unknown name is an error,
+// since a typo there would silently turn a gate off.
+func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
+	v, err := cfg.Get(toolingrc.KeyHookEnable)
+	if err != nil {
+		return nil, err
+	}
+	var out []Handler
+	for i, name := range v.Values {
+		h, ok := find(d.Handlers, name)
+		if !ok {
+			return nil, &toolingrc.Error{File: v.File, Line: lineOf(cfg, v, i), Key: toolingrc.KeyHookEnable,
+				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func lineOf(cfg *toolingrc.Config, v toolingrc.Value, i int) int {
+	entries, _, _ := cfg.Lookup(v.Key)
+	if i < len(entries) {
+		return entries[i].Line
+	}
+	return v.Line
+}
+
+func find(hs []Handler, name string) (Handler, bool) {
+	for _, h := range hs {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return Handler{}, false
+}
+
+// run calls one handler, turning a panic into an error.
+func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config) (r Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+		}
+	}()
+	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr})
+}
+
+// badPayload answers a payload that could not be decoded: a gatekeeper
+// enabled on the event fails closed, everything else proceeds.
+func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, perr error) int {
+	fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, perr)
+	if ev.Output == OutputPath {
+		return ExitFail
+	}
+	if cfg == nil {
+		return ExitOK
+	}
+	d.health(cfg, ev, nil, "", 0, perr)
+	enabled, err := d.enabled(cfg)
+	if err != nil {
+		return ExitOK
+	}
+	var gates []string
+	for _, h := range enabled {
+		if h.Subscribes(ev.Name) && h.Policy == Gatekeeper {
+			gates = append(gates, h.Name)
+		}
+	}
+	if len(gates) == 0 {
+		return ExitOK
+	}
+	return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: the payload could not be read, and gate %s fails closed", ev.Name, strings.Join(gates, ", ")))
+}
+
+// failClosed blocks the event after a gate could not decide.
+func (d *Dispatcher) failClosed(ev Event, reason string) int {
+	if ev.Block == BlockBehavior {
+		// PermissionRequest does not honour exit 2; deny through JSON.
+		return d.write(Render(ev, Deny(reason), d.Dialect))
+	}
+	fmt.Fprintln(d.Stderr, reason)
+	return ExitBlock
+}
+
+func (d *Dispatcher) write(a Answer) int {
+	for _, line := range a.Stderr {
+		fmt.Fprintln(d.Stderr, line)
+	}
+	if len(a.Stdout) > 0 {
+		if _, err := d.Stdout.Write(a.Stdout); err != nil {
+			fmt.Fprintf(d.Stderr, "magehook: cannot write the answer: %v\n", err)
+			return ExitFail
+		}
+	}
+	return a.Code
+}
+
+// health appends one JSON line about a failure to state.dir/health.jsonl.
+// It is best effort: a hook must not fail because its log cannot be written.
+func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
+	v, err := cfg.Get(toolingrc.KeyStateDir)
+	if err != nil {
+		return
+	}
+	rec := struct {
+		Time    string `json:"time"`
+		Event   string `json:"event"`
+		Handler string `json:"handler,omitempty"`
+		Policy  string `json:"policy,omitempty"`
+		Session string `json:"session,omitempty"`
+		Error   string `json:"error"`
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: failure.Error()}
+	if policy != 0 {
+		rec.Policy = policy.String()
+	}
+	if p != nil {
+		rec.Session = p.SessionID
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	AppendLine(filepath.Join(v.Abs(), "health.jsonl"), line)
+}
+
+// AppendLine appends data and a newline to path with one write on a file
+// opened with O_APPEND, so lines written by parallel hook processes never
+// interleave. It creates the directory. Errors are returned for callers
+// that care; the health log ignores them.
+func AppendLine(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(data[:len(data):len(data)], '\n'))
+	cerr := f.Close()
+	if werr != nil {
+		return werr
+	}
+	return cerr
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

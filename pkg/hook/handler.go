@@ -1,0 +1,194 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Policy is what the dispatcher does when a handler fails (returns an
+// error or panics).
+type Policy int
+
+const (
+	// Observer handlers (logging, context) fail open: the failure is
+	// logged and the event proceeds as if the handler had said nothing.
+	Observer Policy = iota + 1
+	// Gatekeeper handlers (those that can deny or block) fail closed: the
+	// event is blocked, because a gate that allows when its logic crashed
+	// is a bypass (seed 003).
+	Gatekeeper
+)
+
+func (p Policy) String() string {
+	switch p {
+	case Observer:
+		return "observer"
+	case Gatekeeper:
+		return "gatekeeper"
+	}
+	return "unset"
+}
+
+// Handler is one hook: a plain value naming what it subscribes to and how
+// it fails, and a function that answers. A checkout runs the handlers its
+// .toolingrc enables with hook.enable lines.
+type Handler struct {
+	// Name is what hook.enable names; letters, digits, '.', '-', '_'.
+	Name string
+	// Purpose is one line for hook:list.
+	Purpose string
+	// Events are the wire names of the events the handler answers.
+	Events []string
+	// Matcher filters the events that take one, with Claude Code's rules
+	// (see Match); empty matches everything.
+	Matcher string
+	// Policy is the failure policy; it must be set.
+	Policy Policy
+	// Run answers one event. It must not write to stdout.
+	Run func(*Call) (Result, error)
+}
+
+// Call is everything a handler may read about the event it answers.
+type Call struct {
+	Context context.Context
+	Event   Event
+	Payload *payload.Payload
+	Config  *toolingrc.Config
+	// Getenv reads the hook's environment.
+	Getenv func(string) string
+	// Now is the clock.
+	Now func() time.Time
+	// Stderr takes diagnostics.
+	Stderr io.Writer
+}
+
+// StateDir returns the absolute state directory (state.dir).
+func (c *Call) StateDir() (string, error) {
+	v, err := c.Config.Get(toolingrc.KeyStateDir)
+	if err != nil {
+		return "", err
+	}
+	return v.Abs(), nil
+}
+
+// Validate checks a handler's declaration: a name, known events, a matcher
+// that compiles, a policy and a Run function.
+func (h Handler) Validate() error {
+	switch {
+	case !toolingrc.IsToken(h.Name):
+		return fmt.Errorf("handler %q: the name must be letters, digits, '.', '-' and '_'", h.Name)
+	case h.Purpose == "":
+		return fmt.Errorf("handler %s: no purpose", h.Name)
+	case len(h.Events) == 0:
+		return fmt.Errorf("handler %s: no events", h.Name)
+	case h.Policy != Observer && h.Policy != Gatekeeper:
+		return fmt.Errorf("handler %s: no failure policy", h.Name)
+	case h.Run == nil:
+		return fmt.Errorf("handler %s: no Run function", h.Name)
+	}
+	for _, name := range h.Events {
+		if _, ok := Lookup(name); !ok {
+			return fmt.Errorf("handler %s: unknown event %q", h.Name, name)
+		}
+	}
+	if _, err := compileMatcher(h.Matcher); err != nil {
+		return fmt.Errorf("handler %s: %w", h.Name, err)
+	}
+	return nil
+}
+
+// Subscribes reports whether the handler answers the event.
+func (h Handler) Subscribes(event string) bool {
+	for _, e := range h.Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// Match applies a settings matcher to a value with Claude Code's rules:
+// "", "*" and an omitted matcher match everything; a matcher of only
+// letters, digits, '_', '-', spaces, ',' and '|' is a list of exact names;
+// anything else is an unanchored regular expression. Agent and Task are
+// one tool. A matcher that does not compile is an error.
+func Match(matcher, value string) (bool, error) {
+	m, err := compileMatcher(matcher)
+	if err != nil {
+		return false, err
+	}
+	return m(value), nil
+}
+
+func compileMatcher(matcher string) (func(string) bool, error) {
+	if matcher == "" || matcher == "*" {
+		return func(string) bool { return true }, nil
+	}
+	if isExactList(matcher) {
+		names := strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' })
+		return func(v string) bool {
+			for _, n := range names {
+				n = strings.TrimSpace(n)
+				if n == v || (isAgentTool(n) && isAgentTool(v)) {
+					return true
+				}
+			}
+			return false
+		}, nil
+	}
+	re, err := regexp.Compile(matcher)
+	if err != nil {
+		return nil, fmt.Errorf("matcher %q is not a valid regular expression: %v", matcher, err)
+	}
+	return re.MatchString, nil
+}
+
+func isExactList(m string) bool {
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == ' ' || c == ',' || c == '|') {
+			return false
+		}
+	}
+	return true
+}
+
+func isAgentTool(name string) bool { return name == "Agent" || name == "Task" }
+
+// matchValue is the payload value an event's matcher is tested against.
+func matchValue(ev Event, p *payload.Payload) string {
+	switch ev.MatcherField {
+	case "tool_name":
+		return p.ToolName
+	case "source":
+		return p.Source
+	case "trigger":
+		return p.Trigger
+	case "reason":
+		return p.Reason
+	case "notification_type":
+		return p.NotificationType
+	case "agent_type":
+		return p.AgentType
+	case "error":
+		return p.Error
+	case "load_reason":
+		return p.LoadReason
+	case "file_path":
+		return filepath.Base(p.FilePath)
+	case "command_name":
+		return p.CommandName
+	case "mcp_server_name":
+		return p.MCPServerName
+	}
+	return ""
+}

@@ -1,0 +1,46 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Main answers one event in the running process: it refuses arguments
+// after the target (exit 2), then dispatches the process's stdin to the
+// handlers and returns the exit code. args is os.Args.
+func Main(ctx context.Context, event string, handlers []Handler, args []string) int {
+	ev, ok := Lookup(event)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
+		return ExitBlock
+	}
+	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {
+		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
+		return ExitBlock
+	}
+	d := &Dispatcher{Handlers: handlers, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	return d.Dispatch(ctx, event)
+}
+
+// ExtraArgs returns the command-line arguments after target in a compiled
+// Mage binary's argv: Mage would run them as further targets once the
+// event target exits, which it never does. Mage's own flags before the
+// target are skipped (-t takes a value).
+func ExtraArgs(args []string, target string) []string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "-t" || a == "--t" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if strings.EqualFold(a, target) {
+			return args[i+1:]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Dialect is the output shape a harness reads.
+type Dialect int
+
+const (
+	// Claude is Claude Code's shape (also Codex's and OpenCode's): decisions
+	// and context nested under hookSpecificOutput with hookEventName.
+	Claude Dialect = iota
+	// Copilot is GitHub Copilot's flat shape: permissionDecision,
+	// permissionDecisionReason, modifiedArgs and additionalContext at the
+	// top level, and no hookSpecificOutput.
+	Copilot
+)
+
+// Answer is what the process hands back to the harness.
+type Answer struct {
+	// Stdout is the whole of standard output: empty, one JSON object and a
+	// newline, or one path line.
+	Stdout []byte
+	// Stderr holds diagnostics, one per line; for exit code 2 it is the
+	// reason Claude Code shows.
+	Stderr []string
+	// Code is the exit code.
+	Code int
+}
+
+// Render turns a merged result into the answer the event accepts, in the
+// given dialect. It is the only code that writes the output protocol.
+func Render(ev Event, r Result, d Dialect) Answer {
+	var a Answer
+	warn := func(format string, args ...any) {
+		a.Stderr = append(a.Stderr, fmt.Sprintf("magehook: %s: ", ev.Name)+fmt.Sprintf(format, args...))
+	}
+
+	if r.Decision == DecisionDeny && (ev.Block == BlockExit || ev.Output == OutputPath) {
+		a.Code = 2
+		a.Stderr = append(a.Stderr, reasonOrDefault(r.Reason, ev))
+		return a
+	}
+
+	switch ev.Output {
+	case OutputNone:
+		if r.Decision == DecisionDeny {
+			warn("this event cannot be blocked; the deny was dropped")
+		}
+		return a
+	case OutputPath:
+		if r.Path == "" {
+			a.Code = 1
+			a.Stderr = append(a.Stderr, "magehook: "+ev.Name+": no handler produced a worktree path")
+			return a
+		}
+		a.Stdout = []byte(r.Path + "\n")
+		return a
+	}
+
+	top := map[string]any{}
+	specific := map[string]any{}
+
+	switch ev.Block {
+	case BlockPermission:
+		if r.Decision != NoDecision {
+			specific[wirePermissionDecision] = r.Decision.String()
+			if r.Reason != "" && r.Decision != DecisionDefer {
+				specific[wirePermissionDecisionReason] = r.Reason
+			}
+		}
+		if r.UpdatedInput != nil {
+			if r.Decision == DecisionAllow || r.Decision == DecisionAsk {
+				specific[wireUpdatedInput] = r.UpdatedInput
+			} else {
+				warn("updatedInput needs an allow or ask decision; it was dropped")
+			}
+		}
+	case BlockBehavior:
+		switch r.Decision {
+		case DecisionAllow:
+			dec := map[string]any{wireBehavior: "allow"}
+			if r.UpdatedInput != nil {
+				dec[wireUpdatedInput] = r.UpdatedInput
+			}
+			specific[wireDecision] = dec
+		case DecisionDeny:
+			dec := map[string]any{wireBehavior: "deny"}
+			if r.Reason != "" {
+				dec[wireMessage] = r.Reason
+			}
+			specific[wireDecision] = dec
+		}
+	case BlockDecision:
+		if r.Decision == DecisionDeny {
+			top[wireDecision] = valueBlock
+			top[wireReason] = reasonOrDefault(r.Reason, ev)
+		}
+	case BlockNone:
+		if r.Decision == DecisionDeny {
+			warn("this event cannot be blocked; the deny was dropped")
+		}
+	}
+	if r.UpdatedInput != nil && ev.Block != BlockPermission && ev.Block != BlockBehavior {
+		warn("this event takes no updatedInput; it was dropped")
+	}
+
+	if r.Context != "" {
+		if ev.Context {
+			specific[wireAdditionalContext] = r.Context
+		} else {
+			warn("this event takes no additionalContext; it was dropped")
+		}
+	}
+	optional := []struct {
+		field string
+		set   bool
+		value any
+	}{
+		{wireUpdatedToolOutput, r.UpdatedToolOutput != nil, r.UpdatedToolOutput},
+		{wireSessionTitle, r.SessionTitle != "", r.SessionTitle},
+		{wireWatchPaths, len(r.WatchPaths) > 0, r.WatchPaths},
+		{wireRetry, r.Retry, true},
+		{wireDisplayContent, r.DisplayContent != "", r.DisplayContent},
+	}
+	for _, o := range optional {
+		if !o.set {
+			continue
+		}
+		if ev.accepts(o.field) {
+			specific[o.field] = o.value
+		} else {
+			warn("this event takes no %s; it was dropped", o.field)
+		}
+	}
+
+	if r.Halt {
+		top[wireContinue] = false
+		if r.HaltReason != "" {
+			top[wireStopReason] = r.HaltReason
+		}
+	}
+	if r.SystemMessage != "" {
+		top[wireSystemMessage] = r.SystemMessage
+	}
+
+	if len(specific) > 0 {
+		switch d {
+		case Copilot:
+			flattenCopilot(top, specific)
+		default:
+			specific[wireHookEventName] = ev.Name
+			top[wireHookSpecific] = specific
+		}
+	}
+	if len(top) == 0 {
+		return a
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		// Only a RawMessage a handler built by hand can fail here.
+		a.Code = 1
+		a.Stderr = append(a.Stderr, "magehook: "+ev.Name+": cannot encode the answer: "+err.Error())
+		return a
+	}
+	a.Stdout = append(out, '\n')
+	return a
+}
+
+// flattenCopilot moves the event-specific fields to the top level under
+// Copilot's names: modifiedArgs for updatedInput, and a permission
+// request's behavior and message.
+func flattenCopilot(top, specific map[string]any) {
+	for k, v := range specific {
+		switch k {
+		case wireUpdatedInput:
+			top[wireCopilotModifiedArgs] = v
+		case wireDecision:
+			for dk, dv := range v.(map[string]any) {
+				if dk == wireUpdatedInput {
+					dk = wireCopilotModifiedArgs
+				}
+				top[dk] = dv
+			}
+		default:
+			top[k] = v
+		}
+	}
+}
+
+func reasonOrDefault(reason string, ev Event) string {
+	if reason != "" {
+		return reason
+	}
+	return "blocked by a magehook " + ev.Name + " handler"
+}

@@ -1,0 +1,157 @@
+// Package payload decodes the JSON object a coding-agent harness writes to a
+// hook's standard input.
+//
+// Every event's input is treated as an open structure: the fields below are
+// the ones the Claude Code contract documents (see
+// ../shared/reference/claude-code-hooks.md §2 and §4), any of them may be
+// absent, and unknown fields are ignored by the typed view but kept in Raw,
+// so a field a newer harness adds never breaks decoding. Fields whose JSON
+// type varies between events or harness versions (tool_input, tool_response,
+// model, ...) are kept as raw JSON and read through typed accessors.
+package payload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// DefaultCap is the largest payload Decode reads by default: 64 MiB.
+const DefaultCap = 64 << 20
+
+// Payload is the typed view of one hook payload.
+type Payload struct {
+	// Common fields.
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	CWD            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode"`
+	PromptID       string          `json:"prompt_id"`
+	AgentID        string          `json:"agent_id"`
+	AgentType      string          `json:"agent_type"`
+	Effort         json.RawMessage `json:"effort"`
+	Model          json.RawMessage `json:"model"`
+
+	// Tool events (PreToolUse, PermissionRequest, PermissionDenied,
+	// PostToolUse, PostToolUseFailure).
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	// ToolOutput is the legacy PostToolUse result some older harnesses sent;
+	// read it only as a fallback to ToolResponse (see Succeeded).
+	ToolOutput            json.RawMessage `json:"tool_output"`
+	ToolUseID             string          `json:"tool_use_id"`
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
+	DurationMS            json.RawMessage `json:"duration_ms"`
+	// Error is PostToolUseFailure's error text and StopFailure's error kind.
+	Error       string          `json:"error"`
+	IsInterrupt bool            `json:"is_interrupt"`
+	ToolCalls   json.RawMessage `json:"tool_calls"`
+
+	// Session, prompt and stop events.
+	Source               string          `json:"source"`
+	Reason               string          `json:"reason"`
+	Prompt               string          `json:"prompt"`
+	StopHookActive       bool            `json:"stop_hook_active"`
+	LastAssistantMessage string          `json:"last_assistant_message"`
+	AgentTranscriptPath  string          `json:"agent_transcript_path"`
+	BackgroundTasks      json.RawMessage `json:"background_tasks"`
+	Trigger              string          `json:"trigger"`
+	CustomInstructions   string          `json:"custom_instructions"`
+	CompactSummary       string          `json:"compact_summary"`
+	CommandName          string          `json:"command_name"`
+	CommandArgs          string          `json:"command_args"`
+	ExpansionType        string          `json:"expansion_type"`
+
+	// Notification.
+	NotificationType string `json:"notification_type"`
+	Message          string `json:"message"`
+	Title            string `json:"title"`
+
+	// Worktree events: WorktreeCreate sends name, WorktreeRemove worktree_path.
+	Name         string `json:"name"`
+	WorktreePath string `json:"worktree_path"`
+
+	// Files and directories.
+	FilePath   string `json:"file_path"`
+	Event      string `json:"event"`
+	LoadReason string `json:"load_reason"`
+	OldCWD     string `json:"old_cwd"`
+	NewCWD     string `json:"new_cwd"`
+	Directory  string `json:"directory"`
+
+	// Tasks and teams.
+	TaskID          string `json:"task_id"`
+	TaskSubject     string `json:"task_subject"`
+	TaskDescription string `json:"task_description"`
+	TeammateName    string `json:"teammate_name"`
+
+	// MCP elicitation.
+	MCPServerName string          `json:"mcp_server_name"`
+	Action        string          `json:"action"`
+	Content       json.RawMessage `json:"content"`
+
+	// Raw is the whole payload as read, unknown fields included.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Errors Decode returns; each is a payload the hook cannot act on.
+var (
+	ErrTooLarge  = errors.New("payload is larger than the cap")
+	ErrEmpty     = errors.New("payload is empty")
+	ErrNotJSON   = errors.New("payload is not JSON")
+	ErrNotObject = errors.New("payload is not a JSON object")
+)
+
+// Decode reads r to EOF, at most limit bytes (DefaultCap when limit <= 0),
+// and decodes one JSON object. The error wraps one of the Err values above,
+// or describes a field with the wrong JSON type.
+func Decode(r io.Reader, limit int64) (*Payload, error) {
+	if limit <= 0 {
+		limit = DefaultCap
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read payload: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, limit)
+	}
+	return Parse(data)
+}
+
+// Parse decodes one payload held in memory. The payload keeps data as Raw
+// without copying it.
+func Parse(data []byte) (*Payload, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, ErrEmpty
+	}
+	if trimmed[0] != '{' {
+		if json.Valid(trimmed) {
+			return nil, ErrNotObject
+		}
+		return nil, ErrNotJSON
+	}
+	p := &Payload{Raw: trimmed}
+	if err := json.Unmarshal(trimmed, p); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, fmt.Errorf("payload field %s is a JSON %s, not the expected type", typeErr.Field, typeErr.Value)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
+	}
+	return p, nil
+}
+
+// Field returns the raw JSON of a top-level field, known or not, or nil.
+func (p *Payload) Field(name string) json.RawMessage {
+	var all map[string]json.RawMessage
+	if json.Unmarshal(p.Raw, &all) != nil {
+		return nil
+	}
+	return all[name]
+}

@@ -1,0 +1,167 @@
+package payload
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Bash is the tool_input of Bash (and PowerShell).
+type Bash struct {
+	Command         string  `json:"command"`
+	Description     string  `json:"description"`
+	Timeout         float64 `json:"timeout"`
+	RunInBackground bool    `json:"run_in_background"`
+}
+
+// Edit is the tool_input of Edit.
+type Edit struct {
+	FilePath   string `json:"file_path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+}
+
+// MultiEdit is the tool_input of MultiEdit.
+type MultiEdit struct {
+	FilePath string `json:"file_path"`
+	Edits    []struct {
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+	} `json:"edits"`
+}
+
+// Write is the tool_input of Write.
+type Write struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+// NotebookEdit is the tool_input of NotebookEdit.
+type NotebookEdit struct {
+	NotebookPath string `json:"notebook_path"`
+	CellID       string `json:"cell_id"`
+	NewSource    string `json:"new_source"`
+	CellType     string `json:"cell_type"`
+	EditMode     string `json:"edit_mode"`
+}
+
+// Read is the tool_input of Read.
+type Read struct {
+	FilePath string  `json:"file_path"`
+	Offset   float64 `json:"offset"`
+	Limit    float64 `json:"limit"`
+}
+
+// Glob is the tool_input of Glob.
+type Glob struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path"`
+}
+
+// Grep is the tool_input of Grep.
+type Grep struct {
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path"`
+	Glob            string `json:"glob"`
+	OutputMode      string `json:"output_mode"`
+	CaseInsensitive bool   `json:"-i"`
+	Multiline       bool   `json:"multiline"`
+}
+
+// WebFetch is the tool_input of WebFetch.
+type WebFetch struct {
+	URL    string `json:"url"`
+	Prompt string `json:"prompt"`
+}
+
+// Agent is the tool_input of Agent, called Task before Claude Code 2.1.
+type Agent struct {
+	Prompt       string `json:"prompt"`
+	Description  string `json:"description"`
+	SubagentType string `json:"subagent_type"`
+	Model        string `json:"model"`
+}
+
+// Input decodes the payload's tool_input into T, one of the types above or
+// any struct of the caller's. A missing tool_input is an error.
+func Input[T any](p *Payload) (T, error) {
+	var v T
+	if len(p.ToolInput) == 0 || string(p.ToolInput) == "null" {
+		return v, fmt.Errorf("payload has no tool_input")
+	}
+	if err := json.Unmarshal(p.ToolInput, &v); err != nil {
+		return v, fmt.Errorf("tool_input of %s: %w", p.ToolName, err)
+	}
+	return v, nil
+}
+
+// IsTool reports whether the payload's tool is one of names. Agent and
+// Task name the same tool.
+func (p *Payload) IsTool(names ...string) bool {
+	for _, n := range names {
+		if n == p.ToolName || (isAgent(n) && isAgent(p.ToolName)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAgent(name string) bool { return name == "Agent" || name == "Task" }
+
+// EditedPath returns the file a file-writing tool (Edit, MultiEdit, Write,
+// NotebookEdit) is about to change, and false for every other tool.
+func (p *Payload) EditedPath() (string, bool) {
+	var v struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	switch p.ToolName {
+	case "Edit", "MultiEdit", "Write":
+		if json.Unmarshal(p.ToolInput, &v) != nil || v.FilePath == "" {
+			return "", false
+		}
+		return v.FilePath, true
+	case "NotebookEdit":
+		if json.Unmarshal(p.ToolInput, &v) != nil || v.NotebookPath == "" {
+			return "", false
+		}
+		return v.NotebookPath, true
+	}
+	return "", false
+}
+
+// Succeeded is the PostToolUse success test (seed 002): a tool_response
+// object whose interrupted is not true is a success; a tool_response string
+// (Bash failures arrive as "Error: Exit code N ...") or any other shape is a
+// failure. Only when tool_response is absent is the legacy tool_output
+// consulted, and only its exit_code 0 counts. Anything unrecognised is a
+// failure, never a default success. A PostToolUseFailure payload always fails.
+func (p *Payload) Succeeded() bool {
+	if p.HookEventName == "PostToolUseFailure" {
+		return false
+	}
+	resp := bytes.TrimSpace(p.ToolResponse)
+	if len(resp) > 0 && string(resp) != "null" {
+		if resp[0] != '{' {
+			return false
+		}
+		var v struct {
+			Interrupted json.RawMessage `json:"interrupted"`
+		}
+		if json.Unmarshal(resp, &v) != nil {
+			return false
+		}
+		return strings.TrimSpace(string(v.Interrupted)) != "true"
+	}
+	var legacy struct {
+		ExitCode *json.Number `json:"exit_code"`
+	}
+	if json.Unmarshal(p.ToolOutput, &legacy) != nil || legacy.ExitCode == nil {
+		return false
+	}
+	code, err := legacy.ExitCode.Int64()
+	return err == nil && code == 0
+}

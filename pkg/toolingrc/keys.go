@@ -1,0 +1,198 @@
+package toolingrc
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// The keys magehook reads. Each has a kind that says how its value is
+// checked, and a default.
+const (
+	KeyWikiDir           = "wiki.dir"
+	KeyWikiOrigin        = "wiki.origin"
+	KeyWikiProject       = "wiki.project"
+	KeyWikiProjects      = "wiki.projects"
+	KeyWorktreeBase      = "worktree.base"
+	KeyWorktreeBootstrap = "worktree.bootstrap"
+	KeyHookBinary        = "hook.binary"
+	KeyHookEnable        = "hook.enable"
+	KeyStateDir          = "state.dir"
+	KeyGuardProtect      = "guard.protect"
+)
+
+type kind int
+
+const (
+	kindDir   kind = iota // a relative directory inside the home
+	kindPath              // a relative file path inside the home
+	kindURL               // a URL with a scheme
+	kindToken             // a name: letters, digits, '.', '-', '_'
+	kindWord              // any single word
+)
+
+type keySpec struct {
+	kind kind
+	def  []string // nil: no default
+}
+
+var keys = map[string]keySpec{
+	KeyWikiDir:           {kindDir, []string{"Wiki"}},
+	KeyWikiOrigin:        {kindURL, nil},
+	KeyWikiProject:       {kindToken, nil}, // default: the root's directory name
+	KeyWikiProjects:      {kindDir, []string{"Projects"}},
+	KeyWorktreeBase:      {kindDir, []string{".claude/worktrees"}},
+	KeyWorktreeBootstrap: {kindWord, []string{"bootstrap"}},
+	KeyHookBinary:        {kindPath, []string{"bin/magehook"}},
+	KeyHookEnable:        {kindToken, []string{}},
+	KeyStateDir:          {kindDir, []string{".magehook"}},
+	KeyGuardProtect:      {kindWord, []string{"main", "master"}},
+}
+
+// Value is a key's value with where it came from.
+type Value struct {
+	Key    string
+	Values []string
+	// Home is the directory the value is relative to: the directory of the
+	// file that holds the key, or the root for a default.
+	Home string
+	// File and Line locate the first entry; both are empty for a default.
+	File string
+	Line int
+}
+
+// String is the first value, or "".
+func (v Value) String() string {
+	if len(v.Values) == 0 {
+		return ""
+	}
+	return v.Values[0]
+}
+
+// Abs joins a directory or path value with its home.
+func (v Value) Abs() string {
+	if v.String() == "" {
+		return ""
+	}
+	return filepath.Join(v.Home, filepath.FromSlash(v.String()))
+}
+
+// Get returns a key's checked value: from the nearest file holding it, else
+// its default at the root. An unknown key is looked up without a check. A
+// bad value is an *Error naming the key, the file and the line.
+func (c *Config) Get(key string) (Value, error) {
+	entries, file, ok := c.Lookup(key)
+	spec, known := keys[key]
+	if !ok {
+		v := Value{Key: key, Home: c.Root()}
+		if known {
+			v.Values = append([]string(nil), spec.def...)
+		}
+		if key == KeyWikiProject {
+			v.Values = []string{filepath.Base(c.Root())}
+		}
+		return v, nil
+	}
+	v := Value{Key: key, Home: file.Dir(), File: file.Path, Line: entries[0].Line}
+	for _, e := range entries {
+		if known {
+			if msg := check(spec.kind, e.Value); msg != "" {
+				return Value{}, &Error{File: file.Path, Line: e.Line, Key: key, Msg: msg}
+			}
+		}
+		v.Values = append(v.Values, e.Value)
+	}
+	return v, nil
+}
+
+// Validate checks every known key in every file of the chain, for the
+// doctor; a hook run checks only the keys it reads.
+func (c *Config) Validate() error {
+	for _, f := range c.Files {
+		for _, e := range f.Entries {
+			if spec, ok := keys[e.Key]; ok {
+				if msg := check(spec.kind, e.Value); msg != "" {
+					return &Error{File: f.Path, Line: e.Line, Key: e.Key, Msg: msg}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func check(k kind, v string) string {
+	switch k {
+	case kindDir, kindPath:
+		return checkRelative(v)
+	case kindURL:
+		i := strings.Index(v, "://")
+		if i <= 0 || !isScheme(v[:i]) || len(v) == i+3 {
+			return "value " + quote(v) + " is not a URL with a scheme; write e.g. https://host/repo.git or file:///path/repo.git"
+		}
+	case kindToken:
+		if !IsToken(v) {
+			return "value " + quote(v) + " is not a name; use letters, digits, '.', '-' and '_', starting with a letter or digit"
+		}
+	case kindWord:
+		if strings.ContainsAny(v, " \t") {
+			return "value " + quote(v) + " must be one word"
+		}
+	}
+	return ""
+}
+
+func checkRelative(v string) string {
+	slashed := filepath.ToSlash(v)
+	switch {
+	case strings.HasPrefix(slashed, "/") || filepath.IsAbs(v):
+		return "value " + quote(v) + " is absolute; write a path relative to the file's directory"
+	case strings.ContainsRune(v, 0):
+		return "value holds a NUL byte"
+	}
+	clean := true
+	for _, seg := range strings.Split(slashed, "/") {
+		if seg == ".." {
+			return "value " + quote(v) + " has a '..' segment; write a path inside the file's directory"
+		}
+		if seg == "." || seg == "" {
+			clean = false
+		}
+	}
+	if !clean && strings.Trim(slashed, "./") == "" {
+		return "value " + quote(v) + " names the directory itself; write a subdirectory"
+	}
+	return ""
+}
+
+// IsToken reports whether s is a name: letters, digits, '.', '-' and '_',
+// starting with a letter or digit, with no "..".
+func IsToken(s string) bool {
+	if s == "" || strings.Contains(s, "..") || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '.' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isScheme(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
