@@ -1,7 +1,7 @@
 // Package sessionclock tells the model the current date, time and time zone
 // when a session starts.
 //
-// PURPOSE
+// # PURPOSE
 //
 // A model's sense of "today" is its training cut-off. Without the real date
 // it writes stale years into changelogs, copyright lines and version

@@ -113,7 +113,7 @@ func Decode(r io.Reader, limit int64) (*Payload, error) {
 	if limit <= 0 {
 		limit = DefaultCap
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	data, err := readAll(r, limit+1)
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
@@ -121,6 +121,28 @@ func Decode(r io.Reader, limit int64) (*Payload, error) {
 		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, limit)
 	}
 	return Parse(data)
+}
+
+// readAll reads to EOF or max bytes. It starts with a buffer that holds a
+// typical payload whole, where io.ReadAll would start at 512 bytes and grow
+// through a dozen copies.
+func readAll(r io.Reader, max int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max, 64<<10))
+	for int64(len(buf)) < max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := buf[len(buf):min(int64(cap(buf)), max)]
+		n, err := r.Read(room)
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // Parse decodes one payload held in memory. The payload keeps data as Raw
@@ -136,13 +158,13 @@ func Parse(data []byte) (*Payload, error) {
 		}
 		return nil, ErrNotJSON
 	}
-	p := &Payload{Raw: trimmed}
-	if err := json.Unmarshal(trimmed, p); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return nil, fmt.Errorf("payload field %s is a JSON %s, not the expected type", typeErr.Field, typeErr.Value)
-		}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &fields); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
+	}
+	p := &Payload{Raw: trimmed}
+	if err := p.assign(fields); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
