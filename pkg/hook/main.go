@@ -4,8 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
+
+// CapEnv names the environment variable that sets the payload size limit
+// in bytes (default 64 MiB).
+const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 
 // Main answers one event in the running process: it refuses arguments
 // after the target (exit 2), then dispatches the process's stdin to the
@@ -21,6 +26,14 @@ func Main(ctx context.Context, event string, handlers []Handler, args []string) 
 		return ExitBlock
 	}
 	d := &Dispatcher{Handlers: handlers, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if v := os.Getenv(CapEnv); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			fmt.Fprintf(os.Stderr, "magehook: %s=%q is not a positive number of bytes\n", CapEnv, v)
+			return ExitConfig
+		}
+		d.Cap = n
+	}
 	return d.Dispatch(ctx, event)
 }
 

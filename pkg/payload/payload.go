@@ -153,10 +153,11 @@ func Parse(data []byte) (*Payload, error) {
 		return nil, ErrEmpty
 	}
 	if trimmed[0] != '{' {
-		if json.Valid(trimmed) {
-			return nil, ErrNotObject
+		var v json.RawMessage
+		if err := json.Unmarshal(trimmed, &v); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
 		}
-		return nil, ErrNotJSON
+		return nil, ErrNotObject
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &fields); err != nil {

@@ -1,0 +1,59 @@
+package hooks_test
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/hooks"
+)
+
+func TestEveryHandlerIsDeclaredAndDocumented(t *testing.T) {
+	seen := map[string]bool{}
+	for _, h := range hooks.All() {
+		if err := h.Validate(); err != nil {
+			t.Error(err)
+			continue
+		}
+		if seen[h.Name] {
+			t.Errorf("two handlers are named %s", h.Name)
+		}
+		seen[h.Name] = true
+		doc := packageDoc(t, h.Name)
+		for _, section := range []string{"PURPOSE", "HOW IT WORKS", "EXIT CODES"} {
+			if !regexp.MustCompile(`(?m)^(# )?` + section + `$`).MatchString(doc) {
+				t.Errorf("hooks/%s: the package doc has no %s section", h.Name, section)
+			}
+		}
+		steps := doc[strings.Index(doc, "HOW IT WORKS"):]
+		if !regexp.MustCompile(`(?m)^\s*1\. `).MatchString(steps) {
+			t.Errorf("hooks/%s: HOW IT WORKS has no numbered steps", h.Name)
+		}
+		if !regexp.MustCompile(`(?m)^\s*0 `).MatchString(doc[strings.Index(doc, "EXIT CODES"):]) {
+			t.Errorf("hooks/%s: EXIT CODES does not list exit 0", h.Name)
+		}
+	}
+}
+
+func packageDoc(t *testing.T, name string) string {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join(".", name), nil, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		t.Fatalf("hooks/%s: %v", name, err)
+	}
+	for pkgName, pkg := range pkgs {
+		if strings.HasSuffix(pkgName, "_test") {
+			continue
+		}
+		for _, f := range pkg.Files {
+			if f.Doc != nil {
+				return "\n" + f.Doc.Text()
+			}
+		}
+	}
+	t.Fatalf("hooks/%s: no package doc (the handler's directory must be named after it)", name)
+	return ""
+}

@@ -1,0 +1,319 @@
+package hook_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+func handler(name string, policy hook.Policy, events []string, matcher string, run func(*hook.Call) (hook.Result, error)) hook.Handler {
+	return hook.Handler{Name: name, Purpose: "test " + name, Events: events, Matcher: matcher, Policy: policy, Run: run}
+}
+
+var (
+	panickingGate = handler("panicgate", hook.Gatekeeper, []string{"PreToolUse", "Stop", "PermissionRequest", "SessionStart"}, "",
+		func(*hook.Call) (hook.Result, error) { panic("gate logic crashed") })
+	panickingObserver = handler("panicobserver", hook.Observer, []string{"PreToolUse", "PostToolUse", "SessionStart"}, "",
+		func(*hook.Call) (hook.Result, error) { panic("observer crashed") })
+	failingGate = handler("errgate", hook.Gatekeeper, []string{"PreToolUse"}, "",
+		func(*hook.Call) (hook.Result, error) { return hook.Result{}, errors.New("cannot read HEAD") })
+	bashDenier = handler("nobash", hook.Gatekeeper, []string{"PreToolUse"}, "Bash",
+		func(c *hook.Call) (hook.Result, error) { return hook.Deny("no bash for " + c.Payload.ToolName), nil })
+	editAllower = handler("editok", hook.Gatekeeper, []string{"PreToolUse"}, "Edit|Write",
+		func(*hook.Call) (hook.Result, error) { return hook.Allow("edits are fine"), nil })
+	stopBlocker = handler("stopblock", hook.Gatekeeper, []string{"Stop", "SubagentStop"}, "",
+		func(*hook.Call) (hook.Result, error) { return hook.Deny("tests fail"), nil })
+	contextA = handler("ctxa", hook.Observer, []string{"SessionStart", "PreToolUse"}, "",
+		func(*hook.Call) (hook.Result, error) { return hook.Context("fact A"), nil })
+	contextB = handler("ctxb", hook.Observer, []string{"SessionStart", "PreToolUse"}, "",
+		func(*hook.Call) (hook.Result, error) { return hook.Context("fact B"), nil })
+	all = []hook.Handler{panickingGate, panickingObserver, failingGate, bashDenier, editAllower, stopBlocker, contextA, contextB}
+)
+
+func enable(names ...string) []string {
+	var lines []string
+	for _, n := range names {
+		lines = append(lines, "hook.enable "+n)
+	}
+	return lines
+}
+
+func TestDispatch(t *testing.T) {
+	tests := []struct {
+		name      string
+		enabled   []string
+		event     string
+		fixture   string
+		overrides map[string]any
+		code      int
+		stdout    string
+		stderr    string // a substring; "" means stderr must be empty
+	}{
+		{"a panicking gate blocks the tool call", enable("panicgate"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", "gate panicgate failed"},
+		{"a gate returning an error blocks the tool call", enable("errgate"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", "errgate failed: cannot read HEAD"},
+		{"a panicking observer lets the tool call proceed", enable("panicobserver"), "PreToolUse", "PreToolUse/bash", nil,
+			0, "", "panicobserver failed: panic: observer crashed"},
+		{"a panicking gate on PermissionRequest denies through JSON", enable("panicgate"), "PermissionRequest", "PermissionRequest/bash", nil,
+			0, `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"magehook: PermissionRequest blocked: gate panicgate failed, and a failed gate blocks (see state.dir/health.jsonl)"},"hookEventName":"PermissionRequest"}}`, "panicgate failed"},
+		{"a gate whose matcher misses does not run", enable("nobash"), "PreToolUse", "PreToolUse/edit", nil,
+			0, "", ""},
+		{"a gate whose matcher hits denies", enable("nobash"), "PreToolUse", "PreToolUse/bash", nil,
+			0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no bash for Bash"}}`, ""},
+		{"deny wins over allow", enable("editok", "nobash"), "PreToolUse", "PreToolUse/bash", map[string]any{"tool_name": "Bash"},
+			0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no bash for Bash"}}`, ""},
+		{"contexts join in catalogue order", enable("ctxb", "ctxa"), "SessionStart", "SessionStart/startup", nil,
+			0, `{"hookSpecificOutput":{"additionalContext":"fact B\n\nfact A","hookEventName":"SessionStart"}}`, ""},
+		{"a disabled handler does not run", enable("ctxa"), "SessionStart", "SessionStart/startup", nil,
+			0, `{"hookSpecificOutput":{"additionalContext":"fact A","hookEventName":"SessionStart"}}`, ""},
+		{"a stop block goes through", enable("stopblock"), "Stop", "Stop/stop", nil,
+			0, `{"decision":"block","reason":"tests fail"}`, ""},
+		{"a stop never blocks while stop_hook_active", enable("stopblock"), "Stop", "Stop/active", nil,
+			0, "", ""},
+		{"a crashed stop gate does not block while stop_hook_active", enable("panicgate"), "Stop", "Stop/active", nil,
+			0, "", "panicgate failed"},
+		{"a subagent stop never blocks while stop_hook_active", enable("stopblock"), "SubagentStop", "SubagentStop/explore", map[string]any{"stop_hook_active": true},
+			0, "", ""},
+		{"a sub-agent's SessionStart changes nothing", enable("panicgate", "ctxa"), "SessionStart", "SessionStart/subagent", nil,
+			0, "", ""},
+		{"a sub-agent's tool call still meets the gates", enable("nobash"), "PreToolUse", "PreToolUse/bash", map[string]any{"agent_id": "agent-1"},
+			0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no bash for Bash"}}`, ""},
+		{"an unknown hook.enable name is a configuration error", enable("nosuchhook"), "PreToolUse", "PreToolUse/bash", nil,
+			3, "", `no handler is named "nosuchhook"`},
+		{"a payload for another event is answered as that event", enable("ctxa"), "PreToolUse", "SessionStart/startup", nil,
+			0, `{"hookSpecificOutput":{"additionalContext":"fact A","hookEventName":"SessionStart"}}`, "received a SessionStart payload"},
+		{"WorktreeCreate without a handler fails without a path", nil, "WorktreeCreate", "WorktreeCreate/create", nil,
+			1, "", "no handler produced a worktree path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := hooktest.Checkout(t, tt.enabled...)
+			out := hooktest.Run(t, all, root, tt.event, tt.fixture, tt.overrides)
+			if out.Code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", out.Code, tt.code, out.Stderr)
+			}
+			if got := strings.TrimSuffix(out.Stdout, "\n"); got != tt.stdout {
+				t.Errorf("stdout\n got %s\nwant %s", got, tt.stdout)
+			}
+			if tt.stderr == "" && out.Stderr != "" {
+				t.Errorf("unexpected stderr %q", out.Stderr)
+			}
+			if !strings.Contains(out.Stderr, tt.stderr) {
+				t.Errorf("stderr %q does not hold %q", out.Stderr, tt.stderr)
+			}
+			if strings.Count(strings.TrimSpace(out.Stderr), "\n") > 1 {
+				t.Errorf("stderr has more than two lines: %q", out.Stderr)
+			}
+		})
+	}
+}
+
+func TestFailuresGoToTheHealthLog(t *testing.T) {
+	root := hooktest.Checkout(t, append(enable("panicgate", "panicobserver"), "state.dir var/state")...)
+	hooktest.Run(t, all, root, "PreToolUse", "PreToolUse/bash", nil)
+	data, err := os.ReadFile(filepath.Join(root, "var", "state", "health.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one health line per failed handler, got %d:\n%s", len(lines), data)
+	}
+	var rec struct{ Event, Handler, Policy, Session, Error string }
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Event != "PreToolUse" || rec.Handler != "panicgate" || rec.Policy != "gatekeeper" || rec.Session != "abc123" || !strings.Contains(rec.Error, "gate logic crashed") {
+		t.Errorf("health record %+v", rec)
+	}
+}
+
+func TestUnreadablePayloads(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 100)
+	tests := []struct {
+		name    string
+		enabled []string
+		event   string
+		stdin   []byte
+		code    int
+		stderr  string
+	}{
+		{"empty stdin with a gate fails closed", enable("nobash"), "PreToolUse", nil, 2, "payload is empty"},
+		{"empty stdin without a gate proceeds", enable("ctxa"), "PreToolUse", nil, 0, "payload is empty"},
+		{"not JSON with a gate fails closed", enable("nobash"), "PreToolUse", []byte("tool_name=Bash"), 2, "payload is not JSON"},
+		{"a JSON array is not a payload", enable("ctxa"), "SessionStart", []byte(`[1,2]`), 0, "payload is not a JSON object"},
+		{"a wrongly typed field is unreadable", enable("nobash"), "PreToolUse", []byte(`{"tool_name":7}`), 2, "payload field tool_name is a JSON number, not a string"},
+		{"deep nesting is refused, not a crash", enable("nobash"), "PreToolUse", append(append(bytes.Repeat([]byte("["), 100000), '1'), bytes.Repeat([]byte("]"), 100000)...), 2, "exceeded max depth"},
+		{"a NUL byte is not JSON", enable("ctxa"), "SessionStart", []byte("{\x00}"), 0, "payload is not JSON"},
+		{"WorktreeCreate on garbage fails", nil, "WorktreeCreate", big, 1, "payload is not JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := hooktest.Checkout(t, tt.enabled...)
+			t.Chdir(root)
+			var stdout, stderr bytes.Buffer
+			d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(tt.stdin), Stdout: &stdout, Stderr: &stderr,
+				Getenv: func(string) string { return "" }}
+			code := d.Dispatch(t.Context(), tt.event)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr.String())
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr %q does not hold %q", stderr.String(), tt.stderr)
+			}
+		})
+	}
+}
+
+func TestPayloadOverTheCap(t *testing.T) {
+	root := hooktest.Checkout(t, enable("nobash")...)
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": root})
+	var stderr bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stderr: &stderr, Cap: int64(len(stdin) - 1),
+		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return root, nil }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 2 {
+		t.Errorf("a payload one byte over the cap: exit %d, want 2 (a gate is enabled)", code)
+	}
+	if !strings.Contains(stderr.String(), "larger than the cap") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	d = &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &bytes.Buffer{}, Cap: int64(len(stdin)),
+		Getenv: func(string) string { return "" }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 0 {
+		t.Errorf("a payload exactly at the cap: exit %d, want 0", code)
+	}
+}
+
+func TestNoConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": dir})
+	var stdout, stderr bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
+		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != hook.ExitConfig {
+		t.Errorf("exit %d, want %d", code, hook.ExitConfig)
+	}
+	if !strings.Contains(stderr.String(), "no .toolingrc found") || !strings.Contains(stderr.String(), dir) {
+		t.Errorf("stderr %q should name the missing file and the start directory", stderr.String())
+	}
+}
+
+func TestConfigurationFallsBackToTheProjectDir(t *testing.T) {
+	root := hooktest.Checkout(t, enable("nobash")...)
+	elsewhere := t.TempDir()
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": elsewhere})
+	var stdout bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout,
+		Getenv: func(k string) string {
+			if k == "CLAUDE_PROJECT_DIR" {
+				return root
+			}
+			return ""
+		}, Getwd: func() (string, error) { return elsewhere, nil }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 0 || !strings.Contains(stdout.String(), `"deny"`) {
+		t.Errorf("exit %d, stdout %q: the gate of CLAUDE_PROJECT_DIR's checkout should deny", code, stdout.String())
+	}
+}
+
+func TestMagehookRootWins(t *testing.T) {
+	root := hooktest.Checkout(t, enable("ctxa")...)
+	other := hooktest.Checkout(t, enable("ctxb")...)
+	stdin := hooktest.Fixture(t, "SessionStart/startup", map[string]any{"cwd": other})
+	var stdout bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout,
+		Getenv: func(k string) string {
+			if k == "MAGEHOOK_ROOT" {
+				return root
+			}
+			return ""
+		}}
+	d.Dispatch(t.Context(), "SessionStart")
+	if !strings.Contains(stdout.String(), "fact A") {
+		t.Errorf("stdout %q: MAGEHOOK_ROOT's configuration should be used", stdout.String())
+	}
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		matcher, value string
+		want           bool
+	}{
+		{"", "Bash", true},
+		{"*", "anything", true},
+		{"Bash", "Bash", true},
+		{"Bash", "BashOutput", false},
+		{"Edit|Write", "Write", true},
+		{"Edit|Write", "NotebookEdit", false},
+		{"Edit, Write", "Write", true},
+		{"Edit.*", "NotebookEdit", true}, // unanchored regular expression
+		{"^Edit$", "NotebookEdit", false},
+		{"code-reviewer", "senior-code-reviewer", false}, // hyphen is part of an exact list
+		{"mcp__memory__.*", "mcp__memory__create_entities", true},
+		{"mcp__memory", "mcp__memory__create_entities", false},
+		{"Agent", "Task", true},
+		{"Task", "Agent", true},
+		{"startup|resume", "resume", true},
+	}
+	for _, tt := range tests {
+		got, err := hook.Match(tt.matcher, tt.value)
+		if err != nil || got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, %v; want %v", tt.matcher, tt.value, got, err, tt.want)
+		}
+	}
+	if _, err := hook.Match("(unclosed", "x"); err == nil {
+		t.Error("a matcher that does not compile should be an error")
+	}
+}
+
+func TestHandlerValidation(t *testing.T) {
+	good := bashDenier
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]func(h *hook.Handler){
+		"no name":         func(h *hook.Handler) { h.Name = "" },
+		"a name with /":   func(h *hook.Handler) { h.Name = "a/b" },
+		"no purpose":      func(h *hook.Handler) { h.Purpose = "" },
+		"no events":       func(h *hook.Handler) { h.Events = nil },
+		"an unknown name": func(h *hook.Handler) { h.Events = []string{"PreToolUsed"} },
+		"no policy":       func(h *hook.Handler) { h.Policy = 0 },
+		"no run":          func(h *hook.Handler) { h.Run = nil },
+		"a bad matcher":   func(h *hook.Handler) { h.Matcher = "(" },
+	}
+	for name, spoil := range bad {
+		h := good
+		spoil(&h)
+		if h.Validate() == nil {
+			t.Errorf("%s: Validate accepted it", name)
+		}
+	}
+}
+
+func TestExtraArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bin/magehook", "hook:preToolUse"}, ""},
+		{[]string{"bin/magehook", "hook:pretooluse"}, ""},
+		{[]string{"bin/magehook", "-v", "-t", "5m", "hook:preToolUse"}, ""},
+		{[]string{"bin/magehook", "hook:preToolUse", "extra"}, "extra"},
+		{[]string{"bin/magehook", "hook:preToolUse", "hook:stop"}, "hook:stop"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(hook.ExtraArgs(tt.args, "hook:preToolUse"), " "); got != tt.want {
+			t.Errorf("ExtraArgs(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

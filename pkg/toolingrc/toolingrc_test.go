@@ -1,0 +1,159 @@
+package toolingrc_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+func write(t *testing.T, dir, text string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".toolingrc"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParse(t *testing.T) {
+	f, err := toolingrc.Parse("x/.toolingrc", []byte(`# a comment
+hook.enable   sessionclock
+hook.enable	branchguard # trailing comment
+  wiki.origin https://example.com/wiki.git#main
+other.tool.key some value with spaces
+
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range f.Entries {
+		got = append(got, e.Key+"="+e.Value)
+	}
+	want := "hook.enable=sessionclock|hook.enable=branchguard|wiki.origin=https://example.com/wiki.git#main|other.tool.key=some value with spaces"
+	if strings.Join(got, "|") != want {
+		t.Errorf("entries\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if f.Entries[1].Line != 3 {
+		t.Errorf("line of the second entry = %d, want 3", f.Entries[1].Line)
+	}
+	_, err = toolingrc.Parse("x/.toolingrc", []byte("hook.binary\n"))
+	if err == nil || err.Error() != "x/.toolingrc:1: hook.binary: has no value; write the key, a space and the value" {
+		t.Errorf("a key without a value: %v", err)
+	}
+}
+
+func TestDiscoveryAndHomes(t *testing.T) {
+	top := t.TempDir()
+	write(t, top, "wiki.origin file:///srv/wiki.git\nhook.enable a\n")
+	root := filepath.Join(top, "repo")
+	write(t, root, "hook.enable b\nhook.enable c\n")
+	start := filepath.Join(root, "sub", "dir")
+	if err := os.MkdirAll(start, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := toolingrc.Discover(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Root() != root {
+		t.Errorf("root %s, want %s", cfg.Root(), root)
+	}
+	enable, _ := cfg.Get(toolingrc.KeyHookEnable)
+	if strings.Join(enable.Values, ",") != "b,c" || enable.Home != root || enable.Line != 1 {
+		t.Errorf("hook.enable comes from the nearest file holding it: %+v", enable)
+	}
+	origin, _ := cfg.Get(toolingrc.KeyWikiOrigin)
+	if origin.String() != "file:///srv/wiki.git" || origin.Home != top {
+		t.Errorf("wiki.origin comes from the parent, with the parent as home: %+v", origin)
+	}
+	base, _ := cfg.Get(toolingrc.KeyWorktreeBase)
+	if base.Abs() != filepath.Join(root, ".claude", "worktrees") || base.File != "" {
+		t.Errorf("a default's home is the root: %+v", base)
+	}
+	project, _ := cfg.Get(toolingrc.KeyWikiProject)
+	if project.String() != "repo" {
+		t.Errorf("wiki.project defaults to the root's name: %+v", project)
+	}
+	protect, _ := cfg.Get(toolingrc.KeyGuardProtect)
+	if strings.Join(protect.Values, ",") != "main,master" {
+		t.Errorf("guard.protect default: %+v", protect)
+	}
+}
+
+func TestNoFileIsAConfigurationError(t *testing.T) {
+	dir := t.TempDir()
+	_, err := toolingrc.Discover(dir)
+	var cerr *toolingrc.Error
+	if !errors.As(err, &cerr) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "no .toolingrc found") {
+		t.Errorf("Discover in an empty tree: %v", err)
+	}
+}
+
+func TestDiscoveryFromOddStarts(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "hook.enable a\n")
+	if _, err := toolingrc.Discover(filepath.Join(root, "does", "not", "exist")); err != nil {
+		t.Errorf("a start that does not exist still walks up: %v", err)
+	}
+	loop := filepath.Join(root, "loop")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Skip(err)
+	}
+	if _, err := toolingrc.Discover(filepath.Join(loop, "x")); err != nil {
+		t.Errorf("a start inside a symlink loop still walks up: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "d", ".toolingrc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := toolingrc.Discover(filepath.Join(root, "d"))
+	if err != nil || cfg.Root() != root {
+		t.Errorf("a directory named .toolingrc is skipped: %v", err)
+	}
+}
+
+func TestBadValues(t *testing.T) {
+	tests := []struct {
+		line, want string
+	}{
+		{"wiki.dir ../elsewhere", `:1: wiki.dir: value "../elsewhere" has a '..' segment; write a path inside the file's directory`},
+		{"worktree.base a/../../b", `has a '..' segment`},
+		{"state.dir /var/state", `is absolute`},
+		{"wiki.dir .", `names the directory itself`},
+		{"wiki.dir ./", `names the directory itself`},
+		{"wiki.origin example.com/wiki.git", `is not a URL with a scheme`},
+		{"wiki.project -x", `is not a name`},
+		{"hook.enable ../x", `is not a name`},
+		{"hook.binary ../bin/magehook", `has a '..' segment`},
+	}
+	for _, tt := range tests {
+		root := t.TempDir()
+		write(t, root, tt.line+"\n")
+		cfg, err := toolingrc.Discover(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := strings.Fields(tt.line)[0]
+		_, err = cfg.Get(key)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), filepath.Join(root, ".toolingrc")) {
+			t.Errorf("%q: error %v, want one naming the file, the line and %q", tt.line, err, tt.want)
+		}
+		if cfg.Validate() == nil {
+			t.Errorf("%q: Validate accepted it", tt.line)
+		}
+	}
+	root := t.TempDir()
+	write(t, root, "wiki.dir ./Wiki\nworktree.base .claude/worktrees\nunknown.key ../anything\n")
+	cfg, _ := toolingrc.Discover(root)
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("good values and unknown keys: %v", err)
+	}
+}

@@ -1,0 +1,42 @@
+//go:build mage
+
+// A hook binary with deliberately broken handlers, built by the end-to-end
+// tests to prove the failure policies through the compiled binary. It is
+// also the example of a repository adding its own handlers.
+package main
+
+import (
+	"errors"
+
+	"github.com/magehook/magehook/pkg/hook"
+
+	//mage:import
+	"github.com/magehook/magehook/magefiles/targets"
+)
+
+func init() {
+	targets.Local = append(targets.Local,
+		hook.Handler{
+			Name: "crashgate", Purpose: "a gate whose logic panics", Policy: hook.Gatekeeper,
+			Events: []string{"PreToolUse", "Stop", "PermissionRequest"},
+			Run:    func(*hook.Call) (hook.Result, error) { panic("gate logic crashed") },
+		},
+		hook.Handler{
+			Name: "crashobserver", Purpose: "an observer that panics", Policy: hook.Observer,
+			Events: []string{"PreToolUse", "PostToolUse", "SessionStart"},
+			Run:    func(*hook.Call) (hook.Result, error) { panic("observer crashed") },
+		},
+		hook.Handler{
+			Name: "errgate", Purpose: "a gate that returns an error", Policy: hook.Gatekeeper,
+			Events: []string{"PreToolUse"},
+			Run:    func(*hook.Call) (hook.Result, error) { return hook.Result{}, errors.New("cannot read HEAD") },
+		},
+		hook.Handler{
+			Name: "nobash", Purpose: "a gate that denies Bash", Policy: hook.Gatekeeper,
+			Events: []string{"PreToolUse"}, Matcher: "Bash",
+			Run: func(c *hook.Call) (hook.Result, error) {
+				return hook.Deny("Bash is not allowed here; use the Read tool"), nil
+			},
+		},
+	)
+}
