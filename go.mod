@@ -6,6 +6,8 @@ tool github.com/magefile/mage
 
 require github.com/magefile/mage v1.17.2
 
+require github.com/google/renameio/v2 v2.0.2
+
 require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.26.0 // indirect

@@ -52,6 +52,9 @@ type Handler struct {
 	Matcher string
 	// Policy is the failure policy; it must be set.
 	Policy Policy
+	// Timeout is the seconds the settings entry allows the hook; 0 means
+	// the event's default. The largest among an event's handlers wins.
+	Timeout int
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 }

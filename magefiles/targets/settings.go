@@ -1,0 +1,91 @@
+package targets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Install builds the hook binary (in a checkout with magefiles) and writes
+// this checkout's hook entries into Claude Code's settings, keeping every
+// foreign key and hook. -scope=project (.claude/settings.json, the
+// default), local (.claude/settings.local.json) or user
+// (~/.claude/settings.json); -dryrun prints the diff and writes nothing.
+func (Hook) Install(ctx context.Context, scope *string, dryrun *bool) {
+	in := installer(scope, dryrun)
+	root := in.Config.Root()
+	bin, err := in.Config.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	switch {
+	case in.DryRun:
+	case buildinfo.HasMagefiles(root):
+		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
+			fail(hook.ExitFail, err)
+		}
+	default:
+		if _, err := os.Stat(bin.Abs()); err != nil {
+			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
+		}
+	}
+	out, err := in.Install()
+	report(out, err, in.DryRun)
+}
+
+// Uninstall removes this checkout's hook entries from Claude Code's
+// settings, and the groups and event keys that leaves empty; everything
+// else stays. Takes -scope and -dryrun as install does.
+func (Hook) Uninstall(scope *string, dryrun *bool) {
+	in := installer(scope, dryrun)
+	out, err := in.Uninstall()
+	report(out, err, in.DryRun)
+}
+
+func installer(scope *string, dryrun *bool) settings.Installer {
+	cfg, err := toolingrc.Discover(startDir())
+	if err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	s, err := settings.ParseScope(deref(scope))
+	if err != nil {
+		fail(hook.ExitBlock, err)
+	}
+	return settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, DryRun: dryrun != nil && *dryrun}
+}
+
+func report(out settings.Outcome, err error, dryRun bool) {
+	if err != nil {
+		code := hook.ExitFail
+		var cerr *toolingrc.Error
+		if errors.As(err, &cerr) {
+			code = hook.ExitConfig
+		}
+		fail(code, err)
+	}
+	switch {
+	case dryRun && out.Changed:
+		fmt.Print(out.Diff)
+	case !out.Changed:
+		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)
+	default:
+		fmt.Fprintf(os.Stderr, "magehook: wrote %s", out.Target)
+		if out.Backup != "" {
+			fmt.Fprintf(os.Stderr, " (previous version kept in %s)", out.Backup)
+		}
+		fmt.Fprintln(os.Stderr)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,544 @@
+// Package doctor checks that what runs is what is declared: the
+// .toolingrc, the tools, the hook binary, and every hook entry in every
+// Claude Code settings file of the checkout.
+//
+// Each check is a line: ok, problem or skip, a name and a detail. A
+// problem fails the run (exit 1), so CI can gate on `go tool mage doctor`.
+// A settings scope whose file is absent is skipped, not a problem: a
+// user-scope file is machine state, and CI has none.
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Status is a check's verdict.
+type Status string
+
+// The three verdicts.
+const (
+	OK      Status = "ok"
+	Problem Status = "problem"
+	Skip    Status = "skip"
+)
+
+// Line is one check's result.
+type Line struct {
+	Status Status `json:"status"`
+	Check  string `json:"check"`
+	Detail string `json:"detail"`
+	// File is the file the check is about, when there is one.
+	File string `json:"file,omitempty"`
+}
+
+// Report is a doctor run.
+type Report struct {
+	// Root is the checkout root, when a .toolingrc was found.
+	Root  string
+	Lines []Line
+}
+
+// Problems counts the problem lines.
+func (r Report) Problems() int {
+	n := 0
+	for _, l := range r.Lines {
+		if l.Status == Problem {
+			n++
+		}
+	}
+	return n
+}
+
+// Options are the doctor's world.
+type Options struct {
+	// Start is where .toolingrc discovery starts.
+	Start    string
+	Handlers []hook.Handler
+	// Home is the user's home directory (user scope, ~ in commands).
+	Home string
+	// Getenv expands $VARS in commands; nil means os.Getenv.
+	Getenv func(string) string
+	// LookPath finds a command on PATH; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+	// SkipStale skips the binary's staleness check (it runs go list).
+	SkipStale bool
+}
+
+type doctor struct {
+	Options
+	r   Report
+	cfg *toolingrc.Config
+}
+
+func (d *doctor) add(s Status, check, file, format string, args ...any) {
+	d.r.Lines = append(d.r.Lines, Line{Status: s, Check: check, File: file, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Run runs every check.
+func Run(ctx context.Context, opt Options) Report {
+	d := &doctor{Options: opt}
+	if d.Getenv == nil {
+		d.Getenv = os.Getenv
+	}
+	if d.LookPath == nil {
+		d.LookPath = exec.LookPath
+	}
+	if d.Home == "" {
+		d.Home, _ = os.UserHomeDir()
+	}
+	d.checkToolingrc()
+	d.checkTools()
+	if d.cfg == nil {
+		return d.r
+	}
+	d.checkBinary(ctx)
+	d.checkSettings()
+	return d.r
+}
+
+func (d *doctor) checkToolingrc() {
+	cfg, err := toolingrc.Discover(d.Start)
+	if err != nil {
+		d.add(Problem, "toolingrc", "", "%v", err)
+		return
+	}
+	file := filepath.Join(cfg.Root(), toolingrc.FileName)
+	if err := cfg.Validate(); err != nil {
+		d.add(Problem, "toolingrc", file, "%v", err)
+		return
+	}
+	v, _ := cfg.Get(toolingrc.KeyHookEnable)
+	for _, name := range v.Values {
+		found := false
+		for _, h := range d.Handlers {
+			found = found || h.Name == name
+		}
+		if !found {
+			d.add(Problem, "toolingrc", file, "hook.enable names %q, which no handler is; run hook:list", name)
+			return
+		}
+	}
+	d.cfg = cfg
+	d.r.Root = cfg.Root()
+	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+}
+
+func (d *doctor) checkTools() {
+	for _, tool := range []string{"git", "go"} {
+		if p, err := d.LookPath(tool); err != nil {
+			d.add(Problem, tool, "", "%s is not on PATH", tool)
+		} else {
+			d.add(OK, tool, "", "%s", p)
+		}
+	}
+}
+
+func (d *doctor) checkBinary(ctx context.Context) {
+	v, err := d.cfg.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		d.add(Problem, "binary", "", "%v", err)
+		return
+	}
+	bin := v.Abs()
+	info, err := os.Stat(bin)
+	switch {
+	case err != nil:
+		d.add(Problem, "binary", bin, "%s does not exist; run go tool mage hook:build", bin)
+		return
+	case info.IsDir() || info.Mode().Perm()&0o111 == 0:
+		d.add(Problem, "binary", bin, "%s is not an executable file", bin)
+		return
+	}
+	root := d.cfg.Root()
+	if d.SkipStale || !buildinfo.HasMagefiles(root) {
+		d.add(OK, "binary", bin, "%s exists and is executable", bin)
+		d.add(Skip, "binary fresh", bin, "no magefiles in %s to compare with", root)
+		return
+	}
+	d.add(OK, "binary", bin, "%s exists and is executable", bin)
+	built, err := buildinfo.BinarySource(bin)
+	if err != nil {
+		d.add(Problem, "binary fresh", bin, "%v", err)
+		return
+	}
+	want, err := buildinfo.SourceHash(ctx, root)
+	if err != nil {
+		d.add(Problem, "binary fresh", bin, "%v", err)
+		return
+	}
+	switch built {
+	case want:
+		d.add(OK, "binary fresh", bin, "built from the current sources (%s)", want)
+	case "":
+		d.add(Problem, "binary fresh", bin, "%s carries no source stamp; run go tool mage hook:build", bin)
+	default:
+		d.add(Problem, "binary fresh", bin, "stale: built from sources %s, the working tree is %s; run go tool mage hook:build", built, want)
+	}
+}
+
+type scopeFile struct {
+	scope settings.Scope
+	path  string
+	hooks *settings.Object
+}
+
+func (d *doctor) checkSettings() {
+	root := d.cfg.Root()
+	var files []scopeFile
+	for _, s := range settings.Scopes {
+		path := s.Path(root, d.Home)
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			d.add(Skip, "settings "+string(s), path, "%s is absent", path)
+			continue
+		}
+		if err != nil {
+			d.add(Problem, "settings "+string(s), path, "%v", err)
+			continue
+		}
+		_, hooks, err := settings.Load(data)
+		if err != nil {
+			d.add(Problem, "settings "+string(s), path, "%s: %v", path, err)
+			continue
+		}
+		d.add(OK, "settings "+string(s), path, "%s parses", path)
+		files = append(files, scopeFile{s, path, hooks})
+	}
+	d.checkEntries(files)
+	for _, f := range files {
+		d.checkFile(f)
+	}
+}
+
+// checkEntries compares, event by event, what install would write with
+// what the settings hold.
+func (d *doctor) checkEntries(files []scopeFile) {
+	root := d.cfg.Root()
+	declared := map[string]bool{}
+	expected := map[settings.Scope]map[string]settings.Entry{}
+	for _, s := range settings.Scopes {
+		entries, err := settings.Entries(d.cfg, d.Handlers, s)
+		if err != nil {
+			d.add(Problem, "entries", "", "%v", err)
+			return
+		}
+		expected[s] = map[string]settings.Entry{}
+		for _, e := range entries {
+			expected[s][e.Event] = e
+			declared[e.Event] = true
+		}
+	}
+	events := make([]string, 0, len(declared))
+	for e := range declared {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	for _, event := range events {
+		var installedIn, differs []string
+		var file string
+		for _, f := range files {
+			want := expected[f.scope][event]
+			for _, got := range ours(f.hooks, event, root) {
+				if got == want {
+					installedIn = append(installedIn, string(f.scope))
+				} else {
+					differs = append(differs, fmt.Sprintf("%s has %s, install writes %s", f.scope, describe(got), describe(want)))
+					file = f.path
+				}
+			}
+		}
+		check := "hook " + event
+		switch {
+		case len(differs) > 0:
+			d.add(Problem, check, file, "differs from hook install: %s; run go tool mage hook:install", strings.Join(differs, "; "))
+		case len(installedIn) > 0:
+			d.add(OK, check, "", "installed (%s)", strings.Join(installedIn, ", "))
+		default:
+			d.add(Problem, check, "", "absent; run go tool mage hook:install")
+		}
+	}
+	for _, f := range files {
+		if f.hooks == nil {
+			continue
+		}
+		for _, m := range f.hooks.Members {
+			if !declared[m.Key] && len(ours(f.hooks, m.Key, root)) > 0 {
+				d.add(Problem, "hook "+m.Key, f.path, "installed in %s, but no enabled handler answers it; run go tool mage hook:install", f.scope)
+			}
+		}
+	}
+}
+
+// ours returns magehook's entries of one event in a settings hooks object.
+func ours(hooks *settings.Object, event string, root string) []settings.Entry {
+	if hooks == nil {
+		return nil
+	}
+	list, _ := hooks.Get(event)
+	groups, _ := list.([]any)
+	var out []settings.Entry
+	for _, g := range groups {
+		group := g.(*settings.Object)
+		matcher, _ := group.Get("matcher")
+		m, _ := matcher.(string)
+		hs, _ := group.Get("hooks")
+		items, _ := hs.([]any)
+		for _, h := range items {
+			obj, ok := h.(*settings.Object)
+			if !ok || !settings.IsOurs(obj, root) {
+				continue
+			}
+			e := settings.Entry{Event: event, Matcher: m}
+			cmd, _ := obj.Get("command")
+			e.Command, _ = cmd.(string)
+			if t, ok := obj.Get("timeout"); ok {
+				if n, ok := t.(json.Number); ok {
+					if v, err := n.Int64(); err == nil {
+						e.Timeout = int(v)
+					} else {
+						e.Timeout = -1
+					}
+				}
+			}
+			for _, mem := range obj.Members {
+				switch mem.Key {
+				case "type", "command", "timeout":
+				default:
+					e.Command += " (with " + mem.Key + ")"
+				}
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func describe(e settings.Entry) string {
+	s := fmt.Sprintf("command %q, timeout %d", e.Command, e.Timeout)
+	if e.Matcher != "" {
+		s = fmt.Sprintf("matcher %q, ", e.Matcher) + s
+	}
+	return s
+}
+
+// checkFile checks every group and handler of one settings file, ours or
+// not: known event names, matchers that compile, an explicit SessionEnd
+// timeout, and commands that resolve to an executable.
+func (d *doctor) checkFile(f scopeFile) {
+	if f.hooks == nil {
+		return
+	}
+	root := d.cfg.Root()
+	for _, m := range f.hooks.Members {
+		where := fmt.Sprintf("%s %s", f.scope, m.Key)
+		if _, known := hook.Lookup(m.Key); !known {
+			d.add(Problem, "event "+m.Key, f.path, "%s: %q is not a hook event; event names are PascalCase, e.g. PreToolUse", f.path, m.Key)
+		}
+		for i, g := range m.Value.([]any) {
+			group := g.(*settings.Object)
+			if mv, ok := group.Get("matcher"); ok {
+				ms, isStr := mv.(string)
+				if !isStr {
+					d.add(Problem, "matcher "+m.Key, f.path, "%s[%d]: the matcher is %v, not a string", where, i, mv)
+				} else if _, err := hook.Match(ms, ""); err != nil {
+					d.add(Problem, "matcher "+m.Key, f.path, "%s[%d]: %v", where, i, err)
+				}
+			}
+			hs, _ := group.Get("hooks")
+			items, _ := hs.([]any)
+			for j, h := range items {
+				obj, ok := h.(*settings.Object)
+				if !ok {
+					d.add(Problem, "command "+m.Key, f.path, "%s[%d].hooks[%d] is not an object", where, i, j)
+					continue
+				}
+				if t, _ := obj.Get("type"); t != "command" {
+					continue
+				}
+				if m.Key == "SessionEnd" {
+					if _, ok := obj.Get("timeout"); !ok {
+						d.add(Problem, "timeout SessionEnd", f.path, "%s[%d].hooks[%d] has no timeout, so it shares SessionEnd's 1.5 s budget; set \"timeout\"", where, i, j)
+					}
+				}
+				d.checkCommand(f.path, where, obj, root)
+			}
+		}
+	}
+}
+
+// isInterpreter reports commands whose first argument is the script they run.
+func isInterpreter(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "node", "python", "python3", "ruby", "perl", "deno", "bun", "tsx", "ts-node", "php":
+		return true
+	}
+	return false
+}
+
+func isBuiltin(name string) bool {
+	switch name {
+	case "echo", "true", "false", "exit", "test", "[", "printf", "cd", ":", "exec", "command", "env":
+		return true
+	}
+	return false
+}
+
+// varRef is compiled on first use: the doctor is linked into the hook
+// binary, and a package-level regexp would be compiled on every hook start.
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
+})
+
+func (d *doctor) checkCommand(file, where string, obj *settings.Object, root string) {
+	cv, _ := obj.Get("command")
+	cmd, _ := cv.(string)
+	if strings.TrimSpace(cmd) == "" {
+		d.add(Problem, "command", file, "%s: a command handler without a command", where)
+		return
+	}
+	words := settings.ShellWords(cmd)
+	if args, ok := obj.Get("args"); ok {
+		words = []string{cmd}
+		if list, ok := args.([]any); ok {
+			for _, a := range list {
+				if s, ok := a.(string); ok {
+					words = append(words, s)
+				}
+			}
+		}
+	}
+	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.Contains(words[0], "/") {
+		words = words[1:] // VAR=value prefixes
+	}
+	if len(words) == 0 {
+		return
+	}
+	exe, ok := d.expand(words[0], root)
+	if !ok {
+		d.add(Skip, "command", file, "%s: cannot resolve %q (it uses a variable not set here)", where, words[0])
+		return
+	}
+	if isBuiltin(exe) {
+		d.add(OK, "command", file, "%s: %s (shell builtin)", where, exe)
+		return
+	}
+	path, problem := d.resolve(exe)
+	if problem != "" {
+		d.add(Problem, "command", file, "%s: %s: %s; the hook cannot run (a missing hook exits 127, which Claude Code does not treat as blocking, so a gate would be silently off)", where, cmd, problem)
+		return
+	}
+	if isInterpreter(filepath.Base(exe)) && len(words) > 1 && !strings.HasPrefix(words[1], "-") {
+		script, ok := d.expand(words[1], root)
+		if ok && (strings.Contains(script, "/") || strings.Contains(script, ".")) {
+			if _, err := os.Stat(d.abs(script)); err != nil {
+				d.add(Problem, "command", file, "%s: %s: the script %s does not exist", where, cmd, script)
+				return
+			}
+		}
+	}
+	d.add(OK, "command", file, "%s: %s", where, path)
+}
+
+func (d *doctor) expand(word, root string) (string, bool) {
+	word = settings.ExpandProjectDir(word, root)
+	if strings.HasPrefix(word, "~/") {
+		word = filepath.Join(d.Home, word[2:])
+	}
+	ok := true
+	re := varRef()
+	word = re.ReplaceAllStringFunc(word, func(ref string) string {
+		name := re.FindStringSubmatch(ref)[1]
+		if name == "HOME" {
+			return d.Home
+		}
+		v := d.Getenv(name)
+		if v == "" {
+			ok = false
+		}
+		return v
+	})
+	return word, ok
+}
+
+func (d *doctor) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(d.cfg.Root(), p)
+}
+
+func (d *doctor) resolve(exe string) (string, string) {
+	if !strings.Contains(exe, "/") {
+		p, err := d.LookPath(exe)
+		if err != nil {
+			return "", fmt.Sprintf("%s is not on PATH", exe)
+		}
+		return p, ""
+	}
+	p := d.abs(exe)
+	info, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return "", fmt.Sprintf("%s does not exist", p)
+	case info.IsDir():
+		return "", fmt.Sprintf("%s is a directory", p)
+	case info.Mode().Perm()&0o111 == 0:
+		return "", fmt.Sprintf("%s is not executable", p)
+	}
+	return p, ""
+}
+
+// WriteText prints the report one line per check.
+func WriteText(w io.Writer, r Report) {
+	for _, l := range r.Lines {
+		fmt.Fprintf(w, "%s %s: %s\n", l.Status, l.Check, l.Detail)
+	}
+}
+
+// WriteJSON prints the report as one JSON document.
+func WriteJSON(w io.Writer, r Report) error {
+	doc := struct {
+		Schema   string `json:"schema"`
+		OK       bool   `json:"ok"`
+		Problems int    `json:"problems"`
+		Checks   []Line `json:"checks"`
+	}{"magehook-doctor/1", r.Problems() == 0, r.Problems(), r.Lines}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// WriteAnnotations prints each problem as a GitHub Actions error
+// annotation naming its file, relative to root when inside it.
+func WriteAnnotations(w io.Writer, r Report, root string) {
+	for _, l := range r.Lines {
+		if l.Status != Problem {
+			continue
+		}
+		msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(l.Check + ": " + l.Detail)
+		if l.File != "" {
+			file := l.File
+			if rel, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(rel, "..") {
+				file = rel
+			}
+			fmt.Fprintf(w, "::error file=%s::%s\n", file, msg)
+		} else {
+			fmt.Fprintf(w, "::error::%s\n", msg)
+		}
+	}
+}

@@ -1,0 +1,346 @@
+// Package settings writes magehook's hook entries into Claude Code settings
+// files and reconciles a runtime settings file on a declared one.
+//
+// The rules every writer here follows, because the most reported bug of
+// hook installers is a settings file they damaged:
+//
+//   - A file that does not parse, that has a repeated key or invalid UTF-8,
+//     or whose hooks, event lists, groups, group hook lists or worktree have
+//     the wrong JSON type is refused: nothing is written, the error names
+//     the file and the problem.
+//   - Only magehook's own entries are removed or added (those whose command
+//     runs a binary inside the checkout with a hook: target); every other
+//     key and every foreign hook stays, with numbers and text exactly as
+//     read.
+//   - Writes are atomic (github.com/google/renameio/v2, in the file's own
+//     directory), follow a symbolic link to its target, keep the file's
+//     mode, keep a timestamped backup of the bytes they replace, and start
+//     over when the file changed on disk while they worked. A write that
+//     would change nothing does not touch the file.
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Scope is a Claude Code settings file.
+type Scope string
+
+// The three writable scopes.
+const (
+	Project Scope = "project" // .claude/settings.json, shared in the repository
+	Local   Scope = "local"   // .claude/settings.local.json, this machine, not committed
+	User    Scope = "user"    // ~/.claude/settings.json, every project of this user
+)
+
+// Scopes lists the scopes in the order the doctor reports them.
+var Scopes = []Scope{Project, Local, User}
+
+// ParseScope reads a scope name.
+func ParseScope(s string) (Scope, error) {
+	switch Scope(s) {
+	case Project, Local, User:
+		return Scope(s), nil
+	case "":
+		return Project, nil
+	}
+	return "", fmt.Errorf("unknown scope %q; use project, local or user", s)
+}
+
+// Path is the settings file of the scope for a checkout root and a home
+// directory.
+func (s Scope) Path(root, home string) string {
+	switch s {
+	case Local:
+		return filepath.Join(root, ".claude", "settings.local.json")
+	case User:
+		return filepath.Join(home, ".claude", "settings.json")
+	}
+	return filepath.Join(root, ".claude", "settings.json")
+}
+
+// Entry is one hook entry magehook installs: a matcher group holding one
+// command handler.
+type Entry struct {
+	Event   string
+	Matcher string // empty: the group has no matcher
+	Command string
+	Timeout int // seconds
+}
+
+// lifecycleTimeouts are the four events installed in every checkout, with
+// their timeouts in seconds. SessionEnd needs one: without it all
+// SessionEnd hooks share a budget of 1.5 s.
+var lifecycleTimeouts = map[string]int{
+	"SessionStart":   60,
+	"SessionEnd":     30,
+	"WorktreeCreate": 120,
+	"WorktreeRemove": 60,
+}
+
+// DefaultTimeout is the timeout, in seconds, of the other events' entries
+// unless a handler asks for more.
+const DefaultTimeout = 30
+
+// Entries returns the entries install writes for a checkout in a scope:
+// the four lifecycle events always, then one group for every other event
+// an enabled handler subscribes to, its matcher covering those handlers'
+// matchers. The doctor compares the settings with the same list.
+func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Entry, error) {
+	bin, err := cfg.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return nil, err
+	}
+	enabled, err := enabledHandlers(cfg, handlers)
+	if err != nil {
+		return nil, err
+	}
+	prefix := Command(cfg.Root(), bin.String(), scope)
+
+	byEvent := map[string][]hook.Handler{}
+	for _, h := range enabled {
+		for _, e := range h.Events {
+			byEvent[e] = append(byEvent[e], h)
+		}
+	}
+	for e := range lifecycleTimeouts {
+		if _, ok := byEvent[e]; !ok {
+			byEvent[e] = nil
+		}
+	}
+	var out []Entry
+	for name, hs := range byEvent {
+		ev, _ := hook.Lookup(name)
+		timeout, fixed := lifecycleTimeouts[name]
+		if !fixed {
+			timeout = DefaultTimeout
+		}
+		for _, h := range hs {
+			if h.Timeout > timeout {
+				timeout = h.Timeout
+			}
+		}
+		e := Entry{Event: name, Command: prefix + " hook:" + ev.Target, Timeout: timeout}
+		if ev.MatcherField != "" && !fixed {
+			e.Matcher = coverMatchers(hs)
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Event < out[j].Event })
+	return out, nil
+}
+
+func enabledHandlers(cfg *toolingrc.Config, handlers []hook.Handler) ([]hook.Handler, error) {
+	v, err := cfg.Get(toolingrc.KeyHookEnable)
+	if err != nil {
+		return nil, err
+	}
+	var out []hook.Handler
+	for _, name := range v.Values {
+		found := false
+		for _, h := range handlers {
+			if h.Name == name {
+				out = append(out, h)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, &toolingrc.Error{File: v.File, Line: v.Line, Key: toolingrc.KeyHookEnable,
+				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
+		}
+	}
+	return out, nil
+}
+
+// coverMatchers returns one settings matcher that matches whatever any of
+// the handlers' matchers match: empty when one of them matches everything,
+// an exact list when all are exact lists, else a regular expression. The
+// dispatcher applies each handler's own matcher again, so covering more is
+// safe and covering less is not.
+func coverMatchers(hs []hook.Handler) string {
+	var exact, patterns []string
+	seen := map[string]bool{}
+	for _, h := range hs {
+		m := strings.TrimSpace(h.Matcher)
+		if m == "" || m == "*" {
+			return ""
+		}
+		if isExactList(m) {
+			for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
+				n = strings.TrimSpace(n)
+				if n != "" && !seen[n] {
+					seen[n] = true
+					exact = append(exact, n)
+				}
+			}
+			continue
+		}
+		if !seen[m] {
+			seen[m] = true
+			patterns = append(patterns, m)
+		}
+	}
+	if len(patterns) == 0 {
+		return strings.Join(exact, "|")
+	}
+	var alts []string
+	if len(exact) > 0 {
+		quoted := make([]string, len(exact))
+		for i, n := range exact {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		alts = append(alts, "^(?:"+strings.Join(quoted, "|")+")$")
+	}
+	for _, p := range patterns {
+		alts = append(alts, "(?:"+p+")")
+	}
+	return strings.Join(alts, "|")
+}
+
+func isExactList(m string) bool {
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == ' ' || c == ',' || c == '|') {
+			return false
+		}
+	}
+	return true
+}
+
+// Command is the quoted binary path an entry's command starts with: for
+// the project and local scopes relative to $CLAUDE_PROJECT_DIR (the
+// checkout Claude Code runs in), for the user scope absolute (a user-scope
+// hook runs in every project).
+func Command(root, binary string, scope Scope) string {
+	rel := shellQuoteInner(filepath.ToSlash(binary))
+	if scope == User {
+		return `"` + shellQuoteInner(filepath.ToSlash(filepath.Join(root, binary))) + `"`
+	}
+	return `"$CLAUDE_PROJECT_DIR/` + rel + `"`
+}
+
+// shellQuoteInner escapes the characters that keep their meaning inside
+// double quotes in sh.
+func shellQuoteInner(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '"' || r == '\\' || r == '$' || r == '`' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// IsOurs reports whether a settings handler object is magehook's: a
+// command handler whose command (shell form) or command and args (exec
+// form) run a binary inside the checkout root with a hook: target.
+func IsOurs(handler *Object, root string) bool {
+	if t, _ := handler.Get("type"); t != nil && t != "command" {
+		return false
+	}
+	cmd, _ := handler.Get("command")
+	s, ok := cmd.(string)
+	if !ok {
+		return false
+	}
+	words := ShellWords(s)
+	if args, ok := handler.Get("args"); ok {
+		if list, ok := args.([]any); ok {
+			words = []string{s}
+			for _, a := range list {
+				if as, ok := a.(string); ok {
+					words = append(words, as)
+				}
+			}
+		}
+	}
+	if len(words) < 2 || !strings.HasPrefix(words[1], "hook:") {
+		return false
+	}
+	return insideRoot(ExpandProjectDir(words[0], root), root)
+}
+
+// ExpandProjectDir replaces $CLAUDE_PROJECT_DIR and ${CLAUDE_PROJECT_DIR}
+// with the checkout root.
+func ExpandProjectDir(s, root string) string {
+	s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", root)
+	return strings.ReplaceAll(s, "$CLAUDE_PROJECT_DIR", root)
+}
+
+func insideRoot(path, root string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// ShellWords splits the leading simple command of a shell-form command
+// into words, removing quotes, and stops at the first operator (; & | < >
+// or a newline). It keeps $VAR references as written.
+func ShellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			flush()
+		case c == ';' || c == '&' || c == '|' || c == '\n' || c == '<' || c == '>':
+			flush()
+			return words
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				i = len(s)
+			} else {
+				cur.WriteString(s[i+1 : i+1+j])
+				i += j + 1
+			}
+		case c == '"':
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case c == '\\' && i+1 < len(s):
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return words
+}
+
+// home returns the user's home directory, or "" when unknown.
+func home() string {
+	h, _ := os.UserHomeDir()
+	return h
+}

@@ -1,0 +1,469 @@
+package settings_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// foreign is a settings file another tool wrote: keys magehook does not
+// own, foreign hooks on the events it installs, numbers that float64
+// would change, non-ASCII text and HTML characters.
+const foreign = `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "model": "opus",
+  "permissions": {"allow": ["Bash(go test:*)"], "deny": []},
+  "cleanupPeriodDays": 1.0,
+  "big": 12345678901234567890123,
+  "exp": 1e3,
+  "greeting": "héllo wörld — ✓ <b>&amp;</b>",
+  "hooks": {
+    "SessionStart": [
+      {"hooks": [{"type": "command", "command": "$HOME/.claude/hooks/other.sh", "timeout": 5}]}
+    ],
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "npx some-guard", "statusMessage": "guarding"}]}
+    ],
+    "Notification": []
+  },
+  "worktree": {"symlinkDirectories": ["node_modules"]}
+}
+`
+
+func checkout(t *testing.T, lines ...string) *toolingrc.Config {
+	t.Helper()
+	root := hooktest.Checkout(t, lines...)
+	cfg, err := toolingrc.Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+var gate = hook.Handler{Name: "gate", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "Edit|Write", Policy: hook.Gatekeeper,
+	Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }}
+var bashGate = hook.Handler{Name: "bashgate", Purpose: "p", Events: []string{"PreToolUse", "PostToolUse"}, Matcher: "Bash", Policy: hook.Gatekeeper,
+	Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }}
+var mcpLog = hook.Handler{Name: "mcplog", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "mcp__.*", Policy: hook.Observer,
+	Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }}
+var stopCheck = hook.Handler{Name: "stopcheck", Purpose: "p", Events: []string{"Stop"}, Policy: hook.Gatekeeper, Timeout: 300,
+	Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }}
+var handlers = []hook.Handler{gate, bashGate, mcpLog, stopCheck}
+
+func TestEntries(t *testing.T) {
+	cfg := checkout(t, "hook.enable gate", "hook.enable bashgate", "hook.enable stopcheck")
+	entries, err := settings.Entries(cfg, handlers, settings.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, fmt.Sprintf("%s [%s] %s %d", e.Event, e.Matcher, e.Command, e.Timeout))
+	}
+	want := []string{
+		`PostToolUse [Bash] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:postToolUse 30`,
+		`PreToolUse [Edit|Write|Bash] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:preToolUse 30`,
+		`SessionEnd [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:sessionEnd 30`,
+		`SessionStart [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:sessionStart 60`,
+		`Stop [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:stop 300`,
+		`WorktreeCreate [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:worktreeCreate 120`,
+		`WorktreeRemove [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:worktreeRemove 60`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entries\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestCoveringMatchers(t *testing.T) {
+	cfg := checkout(t, "hook.enable gate", "hook.enable mcplog")
+	entries, _ := settings.Entries(cfg, handlers, settings.Project)
+	var pre settings.Entry
+	for _, e := range entries {
+		if e.Event == "PreToolUse" {
+			pre = e
+		}
+	}
+	if pre.Matcher != `^(?:Edit|Write)$|(?:mcp__.*)` {
+		t.Errorf("matcher %q", pre.Matcher)
+	}
+	for tool, want := range map[string]bool{"Edit": true, "Write": true, "mcp__x__y": true, "NotebookEdit": false, "Bash": false} {
+		if got, _ := hook.Match(pre.Matcher, tool); got != want {
+			t.Errorf("the covering matcher on %s: %v, want %v", tool, got, want)
+		}
+	}
+}
+
+func TestCommandQuoting(t *testing.T) {
+	cfg := checkout(t, `hook.binary my tools/bin "$x"/magehook`)
+	entries, err := settings.Entries(cfg, nil, settings.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := entries[0].Command
+	if cmd != `"$CLAUDE_PROJECT_DIR/my tools/bin \"\$x\"/magehook" hook:sessionEnd` {
+		t.Errorf("command %s", cmd)
+	}
+	words := settings.ShellWords(cmd)
+	if len(words) != 2 || words[0] != `$CLAUDE_PROJECT_DIR/my tools/bin "$x"/magehook` {
+		t.Errorf("the command does not split back into the path: %q", words)
+	}
+	user, _ := settings.Entries(cfg, nil, settings.User)
+	if !strings.HasPrefix(user[0].Command, `"`+filepath.ToSlash(cfg.Root())+"/my tools/") {
+		t.Errorf("a user-scope command is absolute: %s", user[0].Command)
+	}
+}
+
+func install(t *testing.T, data string, cfg *toolingrc.Config) string {
+	t.Helper()
+	entries, err := settings.Entries(cfg, handlers, settings.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := settings.Install([]byte(data), entries, cfg.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func TestInstallKeepsEverythingForeign(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate")
+	out := install(t, foreign, cfg)
+	for _, keep := range []string{
+		`"cleanupPeriodDays": 1.0,`, `"big": 12345678901234567890123,`, `"exp": 1e3,`,
+		`"greeting": "héllo wörld — ✓ <b>&amp;</b>"`, `"$HOME/.claude/hooks/other.sh"`, `"npx some-guard"`,
+		`"statusMessage": "guarding"`, `"Notification": []`, `"symlinkDirectories": [`, `"baseRef": "head"`,
+		`"$schema": "https://json.schemastore.org/claude-code-settings.json"`,
+	} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("install lost %s:\n%s", keep, out)
+		}
+	}
+	if !strings.HasSuffix(out, "}\n") || strings.Contains(out, "\t") {
+		t.Errorf("output is not two-space indented with a final newline")
+	}
+	// The foreign hook comes first, ours after it, on the same event.
+	if strings.Index(out, "npx some-guard") > strings.Index(out, "hook:preToolUse") {
+		t.Errorf("install moved the foreign PreToolUse group after its own")
+	}
+	if again := install(t, out, cfg); again != out {
+		t.Errorf("a second install changed the bytes:\n%s", settings.UnifiedDiff("settings.json", []byte(out), []byte(again)))
+	}
+}
+
+func TestUninstallGivesBackTheOriginal(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
+	installed := install(t, foreign, cfg)
+	out, err := settings.Uninstall([]byte(installed), cfg.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after map[string]any
+	json.Unmarshal([]byte(foreign), &before)
+	json.Unmarshal(out, &after)
+	// Uninstall leaves worktree.baseRef (it may be the user's choice); every
+	// original key and value is back.
+	wt := after["worktree"].(map[string]any)
+	if wt["baseRef"] != "head" {
+		t.Errorf("baseRef: %v", wt["baseRef"])
+	}
+	delete(wt, "baseRef")
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("install then uninstall did not give back the original:\n%s", out)
+	}
+	if strings.Contains(string(out), "magehook") {
+		t.Errorf("an entry of ours survived:\n%s", out)
+	}
+	empty := install(t, "{}", cfg)
+	out, _ = settings.Uninstall([]byte(empty), cfg.Root())
+	if string(out) != "{\n  \"worktree\": {\n    \"baseRef\": \"head\"\n  }\n}\n" {
+		t.Errorf("uninstall should prune the groups, events and hooks it emptied:\n%s", out)
+	}
+}
+
+func TestOwnership(t *testing.T) {
+	root := "/repo"
+	tests := []struct {
+		handler string
+		ours    bool
+	}{
+		{`{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/bin/magehook\" hook:preToolUse"}`, true},
+		{`{"type":"command","command":"${CLAUDE_PROJECT_DIR}/bin/magehook hook:stop","timeout":9}`, true},
+		{`{"type":"command","command":"/repo/tools/old-binary hook:stop"}`, true},
+		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook","args":["hook:stop"]}`, true},
+		{`{"type":"command","command":"/other/repo/bin/magehook hook:stop"}`, false},
+		{`{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/scripts/fugubench\" hook SessionStart"}`, false},
+		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook build"}`, false},
+		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/../evil hook:stop"}`, false},
+		{`{"type":"http","url":"https://x","command":"$CLAUDE_PROJECT_DIR/bin/magehook hook:stop"}`, false},
+	}
+	for _, tt := range tests {
+		tree, err := settings.Parse([]byte(tt.handler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := settings.IsOurs(tree.(*settings.Object), root); got != tt.ours {
+			t.Errorf("IsOurs(%s) = %v, want %v", tt.handler, got, tt.ours)
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	cfg := checkout(t)
+	entries, _ := settings.Entries(cfg, nil, settings.Project)
+	tests := map[string]string{
+		`{"hooks": {`:                                   "ends in the middle",
+		`{"a": 1} {"b": 2}`:                             "more than one JSON value",
+		`{"a": 1, "a": 2}`:                              `the key "a" appears twice`,
+		"{\"a\": \"\xff\"}":                             "not valid UTF-8",
+		`[]`:                                            "the top level is an array",
+		`{"hooks": []}`:                                 "hooks is an array, not an object",
+		`{"hooks": {"Stop": {}}}`:                       "hooks.Stop is an object, not an array",
+		`{"hooks": {"Stop": ["x"]}}`:                    "hooks.Stop[0] is a string, not a matcher group",
+		`{"hooks": {"Stop": [{"hooks": {}}]}}`:          "hooks.Stop[0].hooks is an object, not an array",
+		`{"worktree": "head"}`:                          "worktree is a string, not an object",
+		`{"hooks": {"Stop": [{"hooks": []}]}, "x": 1,}`: "not valid JSON",
+		"// comment\n{}":                                "not valid JSON",
+	}
+	for in, want := range tests {
+		_, err := settings.Install([]byte(in), entries, cfg.Root())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Install(%q): %v, want an error with %q", in, err, want)
+		}
+		_, err = settings.Uninstall([]byte(in), cfg.Root())
+		if err == nil {
+			t.Errorf("Uninstall(%q) accepted it", in)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, data string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInstallerOnRealFiles(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate")
+	in := settings.Installer{Config: cfg, Handlers: handlers, Scope: settings.Project}
+	path := in.Path()
+	writeFile(t, path, foreign, 0o640)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+
+	out, err := in.Install()
+	if err != nil || !out.Changed || out.Backup == "" {
+		t.Fatalf("first install: %+v %v", out, err)
+	}
+	if b, _ := os.ReadFile(out.Backup); string(b) != foreign {
+		t.Errorf("the backup does not hold the previous bytes")
+	}
+	info, _ := os.Stat(path)
+	if info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640 kept", info.Mode().Perm())
+	}
+	first, _ := os.ReadFile(path)
+	os.Chtimes(path, old, old)
+	out, err = in.Install()
+	if err != nil || out.Changed {
+		t.Fatalf("second install: %+v %v", out, err)
+	}
+	info, _ = os.Stat(path)
+	second, _ := os.ReadFile(path)
+	if !info.ModTime().Equal(old) || !bytes.Equal(first, second) {
+		t.Errorf("a second install touched the file")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("install left files next to the settings: %v", entries)
+	}
+}
+
+func TestRefusedFileIsLeftByteIdentical(t *testing.T) {
+	cfg := checkout(t)
+	in := settings.Installer{Config: cfg, Scope: settings.Project}
+	bad := `{"hooks": {"Stop": {"not": "a list"}}, "keep": 1}`
+	writeFile(t, in.Path(), bad, 0o644)
+	_, err := in.Install()
+	if err == nil || !strings.Contains(err.Error(), in.Path()) || !strings.Contains(err.Error(), "hooks.Stop is an object") {
+		t.Fatalf("error %v should name the file and the problem", err)
+	}
+	if b, _ := os.ReadFile(in.Path()); string(b) != bad {
+		t.Errorf("a refused file changed")
+	}
+}
+
+func TestSymlinkedSettingsStayALink(t *testing.T) {
+	cfg := checkout(t)
+	in := settings.Installer{Config: cfg, Scope: settings.Project}
+	real := filepath.Join(t.TempDir(), "dotfiles", "claude-settings.json")
+	writeFile(t, real, `{"model":"opus"}`, 0o600)
+	if err := os.MkdirAll(filepath.Dir(in.Path()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, in.Path()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := in.Install()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Target != real {
+		t.Errorf("target %s, want the link's target %s", out.Target, real)
+	}
+	if info, _ := os.Lstat(in.Path()); info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the settings file is no longer a link")
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "hook:sessionStart") || !strings.Contains(string(b), `"model": "opus"`) {
+		t.Errorf("the target was not updated:\n%s", b)
+	}
+	if info, _ := os.Stat(real); info.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode changed to %v", info.Mode().Perm())
+	}
+}
+
+func TestRewriteStartsOverWhenTheFileChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, `{"v":1}`, 0o644)
+	calls := 0
+	out, err := settings.Rewrite{Path: path, Edit: func(old []byte) ([]byte, error) {
+		calls++
+		if calls == 1 {
+			// Another tool writes the file while we work.
+			os.WriteFile(path, []byte(`{"v":2,"theirs":true}`), 0o644)
+		}
+		return append(bytes.TrimSpace(old), []byte(" ")...), nil
+	}}.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if calls != 2 || string(got) != `{"v":2,"theirs":true} ` || !out.Changed {
+		t.Errorf("calls %d, file %q: the concurrent change must be kept and edited", calls, got)
+	}
+}
+
+func TestBackupsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, `0`, 0o644)
+	for i := 1; i <= 15; i++ {
+		n := i
+		_, err := settings.Rewrite{Path: path, BackupDir: filepath.Join(dir, "b"), BackupPrefix: "p", Keep: 4,
+			Edit: func([]byte) ([]byte, error) { return []byte(fmt.Sprint(n)), nil }}.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	backups, _ := filepath.Glob(filepath.Join(dir, "b", "p.*.bak"))
+	if len(backups) != 4 {
+		t.Fatalf("%d backups, want the last 4", len(backups))
+	}
+	if b, _ := os.ReadFile(backups[3]); string(b) != "14" {
+		t.Errorf("the newest backup holds %q, want 14", b)
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate")
+	in := settings.Installer{Config: cfg, Handlers: handlers, Scope: settings.Local, DryRun: true}
+	writeFile(t, in.Path(), foreign, 0o644)
+	out, err := in.Install()
+	if err != nil || !out.Changed {
+		t.Fatal(out, err)
+	}
+	if b, _ := os.ReadFile(in.Path()); string(b) != foreign {
+		t.Errorf("dry-run wrote the file")
+	}
+	if !strings.Contains(out.Diff, "+            \"command\": \"\\\"$CLAUDE_PROJECT_DIR/bin/magehook\\\" hook:preToolUse\",") || !strings.HasPrefix(out.Diff, "--- ") {
+		t.Errorf("diff:\n%s", out.Diff)
+	}
+	state, _ := os.ReadDir(filepath.Join(cfg.Root(), ".magehook"))
+	if len(state) != 0 {
+		t.Errorf("dry-run made a backup")
+	}
+}
+
+func TestConcurrentInstallsAndUninstalls(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate")
+	path := settings.Project.Path(cfg.Root(), "")
+	writeFile(t, path, foreign, 0o644)
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for i := 0; i < 32; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			in := settings.Installer{Config: cfg, Handlers: handlers, Scope: settings.Project}
+			var err error
+			if i%3 == 0 {
+				_, err = in.Uninstall()
+			} else {
+				_, err = in.Install()
+			}
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not valid JSON after concurrent writes: %v", err)
+	}
+	for _, key := range []string{"$schema", "model", "permissions", "cleanupPeriodDays", "big", "exp", "greeting"} {
+		if _, ok := v[key]; !ok {
+			t.Errorf("lost %s", key)
+		}
+	}
+	if !strings.Contains(string(data), "npx some-guard") || !strings.Contains(string(data), "other.sh") {
+		t.Errorf("lost a foreign hook:\n%s", data)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	a := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
+	b := "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\neleven\n"
+	want := `--- f
++++ f
+@@ -2,9 +2,10 @@
+ 2
+ 3
+ 4
+-5
++five
+ 6
+ 7
+ 8
+ 9
+ 10
++eleven
+`
+	if got := settings.UnifiedDiff("f", []byte(a), []byte(b)); got != want {
+		t.Errorf("diff\n%s\nwant\n%s", got, want)
+	}
+	if settings.UnifiedDiff("f", []byte(a), []byte(a)) != "" {
+		t.Error("equal inputs have a diff")
+	}
+}
