@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -66,6 +67,8 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,
 			"onejson":  cmdOneJSON,
+			"oldtime":  cmdOldtime,
+			"isold":    cmdIsold,
 		},
 	})
 }
@@ -112,5 +115,27 @@ func cmdOneJSON(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if dec.More() || !strings.HasSuffix(out, "}\n") || strings.Count(out, "\n") != 1 {
 		ts.Fatalf("stdout is more than one JSON object on one line:\n%s", out)
+	}
+}
+
+// ancient is the modification time oldtime sets and isold checks.
+var ancient = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// oldtime file... sets the files' modification time far in the past.
+func cmdOldtime(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		ts.Check(os.Chtimes(ts.MkAbs(f), ancient, ancient))
+	}
+}
+
+// isold file... fails unless the files still carry oldtime's time, that
+// is, nothing wrote them since.
+func cmdIsold(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		info, err := os.Stat(ts.MkAbs(f))
+		ts.Check(err)
+		if old := info.ModTime().Equal(ancient); old == neg {
+			ts.Fatalf("%s: modification time %v (was it written?)", f, info.ModTime())
+		}
 	}
 }

@@ -224,18 +224,18 @@ func TestRefusals(t *testing.T) {
 	cfg := checkout(t)
 	entries, _ := settings.Entries(cfg, nil, settings.Project)
 	tests := map[string]string{
-		`{"hooks": {`:                                   "ends in the middle",
-		`{"a": 1} {"b": 2}`:                             "more than one JSON value",
-		`{"a": 1, "a": 2}`:                              `the key "a" appears twice`,
-		"{\"a\": \"\xff\"}":                             "not valid UTF-8",
-		`[]`:                                            "the top level is an array",
-		`{"hooks": []}`:                                 "hooks is an array, not an object",
-		`{"hooks": {"Stop": {}}}`:                       "hooks.Stop is an object, not an array",
-		`{"hooks": {"Stop": ["x"]}}`:                    "hooks.Stop[0] is a string, not a matcher group",
-		`{"hooks": {"Stop": [{"hooks": {}}]}}`:          "hooks.Stop[0].hooks is an object, not an array",
-		`{"worktree": "head"}`:                          "worktree is a string, not an object",
+		`{"hooks": {`:                          "ends in the middle",
+		`{"a": 1} {"b": 2}`:                    "more than one JSON value",
+		`{"a": 1, "a": 2}`:                     `the key "a" appears twice`,
+		"{\"a\": \"\xff\"}":                    "not valid UTF-8",
+		`[]`:                                   "the top level is an array",
+		`{"hooks": []}`:                        "hooks is an array, not an object",
+		`{"hooks": {"Stop": {}}}`:              "hooks.Stop is an object, not an array",
+		`{"hooks": {"Stop": ["x"]}}`:           "hooks.Stop[0] is a string, not a matcher group",
+		`{"hooks": {"Stop": [{"hooks": {}}]}}`: "hooks.Stop[0].hooks is an object, not an array",
+		`{"worktree": "head"}`:                 "worktree is a string, not an object",
 		`{"hooks": {"Stop": [{"hooks": []}]}, "x": 1,}`: "not valid JSON",
-		"// comment\n{}":                                "not valid JSON",
+		"// comment\n{}": "not valid JSON",
 	}
 	for in, want := range tests {
 		_, err := settings.Install([]byte(in), entries, cfg.Root())
