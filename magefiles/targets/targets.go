@@ -20,6 +20,7 @@ import (
 	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/lifecycle"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -34,7 +35,7 @@ var Local []hook.Handler
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
 func answer(ctx context.Context, event string) {
-	os.Exit(hook.Main(ctx, event, handlers(), os.Args))
+	os.Exit(hook.Main(ctx, event, handlers(), lifecycle.Handlers(), os.Args))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

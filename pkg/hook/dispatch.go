@@ -31,6 +31,11 @@ const (
 type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
+	// Builtin handlers run on every checkout, ahead of the enabled ones,
+	// whatever hook.enable says: the lifecycle of sessions and worktrees.
+	// On a session event they also run when no configuration is found,
+	// with a nil Config.
+	Builtin []Handler
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer
@@ -66,25 +71,28 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		}
 	}
 
-	cfg, cerr := d.discover(p)
+	cfg, cerr := d.discover(ev, p)
 	if perr != nil {
 		return d.badPayload(ev, cfg, perr)
 	}
+	var enabled []Handler
+	if cerr == nil {
+		enabled, cerr = d.enabled(cfg)
+	}
 	if cerr != nil {
 		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, cerr)
-		if ev.Output == OutputPath {
+		switch {
+		case ev.Output == OutputPath:
 			return ExitFail
+		case ev.Lifecycle:
+			// A session event never stops a session: warn, and let the
+			// lifecycle do what it can without a configuration.
+			cfg, enabled = nil, nil
+		default:
+			return ExitConfig
 		}
-		return ExitConfig
 	}
-	enabled, err := d.enabled(cfg)
-	if err != nil {
-		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, err)
-		if ev.Output == OutputPath {
-			return ExitFail
-		}
-		return ExitConfig
-	}
+	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
 
 	value := matchValue(ev, p)
 	var results []Result
@@ -100,7 +108,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		}
 		r, err := d.run(ctx, h, ev, p, cfg)
 		if err != nil {
-			d.health(cfg, ev, p, h.Name, h.Policy, err)
+			if cfg != nil {
+				d.health(cfg, ev, p, h.Name, h.Policy, err)
+			}
 			fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
 			if h.Policy == Gatekeeper {
 				failed = append(failed, h.Name)
@@ -151,13 +161,20 @@ func (d *Dispatcher) defaults() {
 // the payload's cwd, falling back to CLAUDE_PROJECT_DIR and the process's
 // working directory when the cwd has none (the session may have cd'ed out
 // of the checkout).
-func (d *Dispatcher) discover(p *payload.Payload) (*toolingrc.Config, error) {
+func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, error) {
 	if root := d.Getenv(toolingrc.RootEnv); root != "" {
 		return toolingrc.Discover(root)
 	}
 	var starts []string
 	if p != nil && p.CWD != "" {
 		starts = append(starts, p.CWD)
+	}
+	if ev.Output == OutputPath {
+		// WorktreeCreate acts on the checkout of the payload's cwd alone.
+		if len(starts) == 0 {
+			return nil, errors.New("the payload has no cwd")
+		}
+		return toolingrc.Discover(starts[0])
 	}
 	if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
 		starts = append(starts, dir)

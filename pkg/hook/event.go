@@ -24,6 +24,9 @@ type Event struct {
 	// Lifecycle marks the session and worktree events that a sub-agent's
 	// payload (one holding agent_id) must not act on.
 	Lifecycle bool
+	// PlainContext reports whether plain (non-JSON) stdout on exit 0 is
+	// added to Claude's context.
+	PlainContext bool
 	// Specific lists the hookSpecificOutput fields the event accepts besides
 	// hookEventName and additionalContext.
 	Specific []string
@@ -59,12 +62,12 @@ const (
 
 // The 31 events of the reference contract (Claude Code v2.1.240 docs).
 var events = []Event{
-	{Name: "SessionStart", Target: "sessionStart", MatcherField: "source", Output: OutputJSON, Context: true, Lifecycle: true,
+	{Name: "SessionStart", Target: "sessionStart", MatcherField: "source", Output: OutputJSON, Context: true, Lifecycle: true, PlainContext: true,
 		Specific: []string{wireSessionTitle, wireWatchPaths}},
 	{Name: "Setup", Target: "setup", MatcherField: "trigger", Output: OutputJSON, Context: true},
-	{Name: "UserPromptSubmit", Target: "userPromptSubmit", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true,
+	{Name: "UserPromptSubmit", Target: "userPromptSubmit", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true, PlainContext: true,
 		Specific: []string{wireSessionTitle}},
-	{Name: "UserPromptExpansion", Target: "userPromptExpansion", MatcherField: "command_name", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true},
+	{Name: "UserPromptExpansion", Target: "userPromptExpansion", MatcherField: "command_name", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true, PlainContext: true},
 	{Name: "PreToolUse", Target: "preToolUse", MatcherField: "tool_name", Block: BlockPermission, ExitBlocks: true, Output: OutputJSON, Context: true,
 		Specific: []string{wirePermissionDecision, wirePermissionDecisionReason, wireUpdatedInput}},
 	{Name: "PermissionRequest", Target: "permissionRequest", MatcherField: "tool_name", Block: BlockBehavior, Output: OutputJSON,

@@ -14,8 +14,8 @@ const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 
 // Main answers one event in the running process: it refuses arguments
 // after the target (exit 2), then dispatches the process's stdin to the
-// handlers and returns the exit code. args is os.Args.
-func Main(ctx context.Context, event string, handlers []Handler, args []string) int {
+// builtin and enabled handlers and returns the exit code. args is os.Args.
+func Main(ctx context.Context, event string, handlers, builtin []Handler, args []string) int {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
@@ -25,7 +25,7 @@ func Main(ctx context.Context, event string, handlers []Handler, args []string) 
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
 		return ExitBlock
 	}
-	d := &Dispatcher{Handlers: handlers, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	d := &Dispatcher{Handlers: handlers, Builtin: builtin, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {

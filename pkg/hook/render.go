@@ -33,6 +33,20 @@ type Answer struct {
 // Render turns a merged result into the answer the event accepts, in the
 // given dialect. It is the only code that writes the output protocol.
 func Render(ev Event, r Result, d Dialect) Answer {
+	if r.Text != "" {
+		text := r.Text
+		r.Text = ""
+		if ev.PlainContext {
+			if a := Render(ev, r, d); len(a.Stdout) == 0 && a.Code == 0 {
+				a.Stdout = []byte(text + "\n")
+				return a
+			}
+		}
+		if r.Context != "" {
+			text += "\n\n" + r.Context
+		}
+		r.Context = text
+	}
 	var a Answer
 	warn := func(format string, args ...any) {
 		a.Stderr = append(a.Stderr, fmt.Sprintf("magehook: %s: ", ev.Name)+fmt.Sprintf(format, args...))

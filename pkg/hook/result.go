@@ -72,6 +72,11 @@ type Result struct {
 	DisplayContent string
 	// Path is the worktree path WorktreeCreate prints.
 	Path string
+	// Text is a line for Claude's context. On the events whose plain
+	// stdout Claude Code adds to the context (SessionStart,
+	// UserPromptSubmit, UserPromptExpansion) it is printed as plain text
+	// when it is the whole answer; otherwise it joins additionalContext.
+	Text string
 }
 
 // Allow approves the action with an optional reason.
@@ -96,7 +101,7 @@ func Context(text string) Result { return Result{Context: text} }
 // (updated input, title, path) the last handler wins.
 func Merge(results ...Result) Result {
 	var m Result
-	var reasons, contexts, messages, halts []string
+	var reasons, contexts, messages, halts, texts []string
 	for _, r := range results {
 		if r.Decision > m.Decision {
 			m.Decision = r.Decision
@@ -126,6 +131,7 @@ func Merge(results ...Result) Result {
 		if r.Path != "" {
 			m.Path = r.Path
 		}
+		texts = appendNonEmpty(texts, r.Text)
 		m.Retry = m.Retry || r.Retry
 		m.WatchPaths = append(m.WatchPaths, r.WatchPaths...)
 	}
@@ -133,6 +139,7 @@ func Merge(results ...Result) Result {
 	m.Context = strings.Join(contexts, "\n\n")
 	m.SystemMessage = strings.Join(messages, "\n")
 	m.HaltReason = strings.Join(halts, "\n")
+	m.Text = strings.Join(texts, "\n")
 	return m
 }
 

@@ -1,0 +1,88 @@
+// Package gittest makes real git repositories in temporary directories
+// for tests: no mocks, and no network (a "remote" is a bare repository on
+// disk).
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Isolate points git at an empty global configuration with a fixed
+// identity, so tests neither read nor depend on the machine's settings.
+func Isolate(t testing.TB) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_TERMINAL_PROMPT", "0")
+}
+
+// Git runs git in dir and returns its trimmed output, failing the test on
+// an error.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Repo makes a repository on branch main with one commit holding files
+// (name to content) and returns its directory.
+func Repo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	Isolate(t)
+	dir := filepath.Join(t.TempDir(), "repo")
+	Git(t, filepath.Dir(dir), "init", "-q", "-b", "main", dir)
+	if len(files) == 0 {
+		files = map[string]string{"README.md": "# test\n"}
+	}
+	Write(t, dir, files)
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+// Write writes files under dir, making directories.
+func Write(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Commit writes files and commits them.
+func Commit(t testing.TB, dir, msg string, files map[string]string) {
+	t.Helper()
+	Write(t, dir, files)
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "-m", msg)
+}
+
+// Bare makes a bare repository seeded with the history of src, sets it as
+// src's origin with upstream tracking, and returns its path.
+func Bare(t testing.TB, src string) string {
+	t.Helper()
+	bare := filepath.Join(t.TempDir(), "origin.git")
+	Git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	Git(t, src, "remote", "add", "origin", bare)
+	Git(t, src, "fetch", "-q", "origin")
+	Git(t, src, "branch", "-q", "--set-upstream-to=origin/main", "main")
+	return bare
+}

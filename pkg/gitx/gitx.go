@@ -1,0 +1,116 @@
+// Package gitx runs git as an argument list, never through a shell, with
+// every message git prints sent to a diagnostics writer (stderr) so that a
+// hook's stdout carries only its answer.
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Git runs git commands in one directory.
+type Git struct {
+	Dir string
+	// Log receives git's stderr (and stdout for Run); nil discards it.
+	Log io.Writer
+	// Env is added to the environment.
+	Env []string
+}
+
+// Error is a git command that failed.
+type Error struct {
+	Args   []string
+	Code   int
+	Stderr string
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = strings.TrimSpace(msg[i+1:])
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.Code)
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (g Git) cmd(ctx context.Context, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = g.Dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(cmd.Env, g.Env...)
+	return cmd
+}
+
+// Output runs git and returns its stdout, trimmed of the final newline.
+func (g Git) Output(ctx context.Context, args ...string) (string, error) {
+	cmd := g.cmd(ctx, args)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = teeOrBuffer(&stderr, g.Log)
+	err := cmd.Run()
+	if err != nil {
+		return strings.TrimRight(stdout.String(), "\n"), wrap(args, err, stderr.String())
+	}
+	return strings.TrimRight(stdout.String(), "\n"), nil
+}
+
+// Run runs git with its stdout and stderr sent to Log.
+func (g Git) Run(ctx context.Context, args ...string) error {
+	cmd := g.cmd(ctx, args)
+	var stderr bytes.Buffer
+	cmd.Stdout = g.logOrDiscard()
+	cmd.Stderr = teeOrBuffer(&stderr, g.Log)
+	if err := cmd.Run(); err != nil {
+		return wrap(args, err, stderr.String())
+	}
+	return nil
+}
+
+// OK runs git and reports whether it exited 0, for yes-or-no questions
+// (git check-ignore, git diff --quiet, ...).
+func (g Git) OK(ctx context.Context, args ...string) bool {
+	cmd := g.cmd(ctx, args)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	return cmd.Run() == nil
+}
+
+func (g Git) logOrDiscard() io.Writer {
+	if g.Log == nil {
+		return io.Discard
+	}
+	return g.Log
+}
+
+func teeOrBuffer(buf *bytes.Buffer, log io.Writer) io.Writer {
+	if log == nil {
+		return buf
+	}
+	return io.MultiWriter(buf, log)
+}
+
+func wrap(args []string, err error, stderr string) error {
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		return &Error{Args: args, Code: exitErr.ExitCode(), Stderr: stderr}
+	}
+	return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+}
+
+// Lines splits command output into its non-empty lines.
+func Lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

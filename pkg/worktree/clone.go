@@ -1,0 +1,166 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/gitx"
+)
+
+// Clone copies gitignored paths of the main checkout into the worktree
+// holding dir, with no network: a git repository becomes a local clone
+// whose origin is the source's origin URL, a directory is copied entry by
+// entry (so a directory of repositories clones each child), a file is
+// copied with its mode (.env files included). An existing destination is
+// kept, so a second run repairs a partial bootstrap; each copy is made
+// under a temporary name and renamed into place, so a failed one leaves
+// nothing behind. In the main checkout itself it reports that and changes
+// nothing.
+func Clone(ctx context.Context, dir string, paths []string, log io.Writer) error {
+	if log == nil {
+		log = io.Discard
+	}
+	g := gitx.Git{Dir: dir}
+	wt, err := g.Output(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("%s is not in a git worktree: %w", dir, err)
+	}
+	common, err := g.Output(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return err
+	}
+	main := filepath.Dir(common)
+	if sameFile(wt, main) {
+		fmt.Fprintf(log, "magehook: %s is the main checkout; nothing to clone\n", wt)
+		return nil
+	}
+	var problems []string
+	for _, p := range paths {
+		if err := checkClonePath(p); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		src, dst := filepath.Join(main, p), filepath.Join(wt, p)
+		if !exists(src) {
+			problems = append(problems, fmt.Sprintf("%s does not exist in the main checkout", src))
+			continue
+		}
+		if !(gitx.Git{Dir: main}).OK(ctx, "check-ignore", "-q", "--", p) {
+			problems = append(problems, fmt.Sprintf("%s is not ignored by git in %s; tracked files come with the worktree", p, main))
+			continue
+		}
+		if exists(dst) {
+			fmt.Fprintf(log, "magehook: %s exists; kept\n", dst)
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		tmp := filepath.Join(filepath.Dir(dst), ".magehook-clone-"+filepath.Base(dst))
+		os.RemoveAll(tmp)
+		if err := copyPath(ctx, src, tmp, log); err != nil {
+			os.RemoveAll(tmp)
+			problems = append(problems, fmt.Sprintf("%s: %v", p, err))
+			continue
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			os.RemoveAll(tmp)
+			problems = append(problems, err.Error())
+			continue
+		}
+		fmt.Fprintf(log, "magehook: cloned %s\n", p)
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func checkClonePath(p string) error {
+	slashed := filepath.ToSlash(p)
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(slashed, "/") {
+		return fmt.Errorf("%q: give a path relative to the checkout", p)
+	}
+	if strings.Trim(slashed, "./") == "" {
+		return fmt.Errorf("%q names the checkout itself", p)
+	}
+	for _, seg := range strings.Split(slashed, "/") {
+		if seg == ".." {
+			return fmt.Errorf("%q has a '..' segment", p)
+		}
+	}
+	return nil
+}
+
+func copyPath(ctx context.Context, src, dst string, log io.Writer) error {
+	info, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(target, dst)
+	case info.IsDir() && exists(filepath.Join(src, ".git")):
+		return cloneRepo(ctx, src, dst, log)
+	case info.IsDir():
+		if err := os.Mkdir(dst, info.Mode().Perm()); err != nil {
+			return err
+		}
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := copyPath(ctx, filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()), log); err != nil {
+				return err
+			}
+		}
+		return nil
+	case info.Mode().IsRegular():
+		return copyFile(src, dst, info.Mode().Perm())
+	}
+	return fmt.Errorf("%s is neither a file, a directory nor a link", src)
+}
+
+func copyFile(src, dst string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Chmod(mode); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// cloneRepo makes a local clone of src whose origin is src's origin URL.
+func cloneRepo(ctx context.Context, src, dst string, log io.Writer) error {
+	if err := (gitx.Git{Dir: filepath.Dir(dst), Log: log}).Run(ctx, "clone", "--quiet", "--", src, dst); err != nil {
+		return err
+	}
+	url, err := gitx.Git{Dir: src}.Output(ctx, "remote", "get-url", "origin")
+	if err != nil || url == "" {
+		return nil // the source has no origin: the clone's origin is the source
+	}
+	return gitx.Git{Dir: dst, Log: log}.Run(ctx, "remote", "set-url", "origin", url)
+}
