@@ -11,48 +11,70 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/buildinfo"
 )
 
 // binDir holds the hook binaries the scripts run: magehook (this
 // repository's build) and faulty (testdata/mage/faulty, with broken
-// handlers).
-var binDir string
+// handlers). They are built once, from inside the first test that needs
+// them, so that go test's cache sees the sources the build reads.
+var (
+	binDir   string
+	buildErr error
+	built    sync.Once
+)
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "magehook-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+		os.Exit(1)
 	}
-	defer os.RemoveAll(dir)
 	binDir = dir
-	root, _ := os.Getwd()
-	var log bytes.Buffer
-	if err := buildinfo.Build(context.Background(), root, filepath.Join(dir, "magehook"), &log); err != nil {
-		fmt.Fprintf(os.Stderr, "build the hook binary: %v\n%s", err, log.String())
-		return 1
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func binaries(t *testing.T) string {
+	t.Helper()
+	built.Do(func() {
+		root, _ := os.Getwd()
+		var log bytes.Buffer
+		if err := buildinfo.Build(context.Background(), root, filepath.Join(binDir, "magehook"), &log); err != nil {
+			buildErr = fmt.Errorf("build the hook binary: %v\n%s", err, log.String())
+			return
+		}
+		cmd := exec.Command("go", "tool", "mage", "-d", filepath.Join(root, "testdata", "mage", "faulty", "magefiles"),
+			"-compile", filepath.Join(binDir, "faulty"), "-ldflags", "-s -w")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build the faulty hook binary: %v\n%s", err, out)
+		}
+		// Read every source so the test cache is invalidated when one changes.
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+				os.ReadFile(p)
+			}
+			return nil
+		})
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	cmd := exec.Command("go", "tool", "mage", "-d", filepath.Join(root, "testdata", "mage", "faulty", "magefiles"),
-		"-compile", filepath.Join(dir, "faulty"), "-ldflags", "-s -w")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the faulty hook binary: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
+	return binDir
 }
 
 func TestScripts(t *testing.T) {
+	binaries(t)
 	root, _ := os.Getwd()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
@@ -137,5 +159,106 @@ func cmdIsold(ts *testscript.TestScript, neg bool, args []string) {
 		if old := info.ModTime().Equal(ancient); old == neg {
 			ts.Fatalf("%s: modification time %v (was it written?)", f, info.ModTime())
 		}
+	}
+}
+
+// TestWorktreeCreateInterrupted sends a real SIGINT to the compiled binary
+// during the bootstrap: the bootstrap's process group is stopped and
+// everything the create made is removed.
+func TestWorktreeCreateInterrupted(t *testing.T) {
+	bin := filepath.Join(binaries(t), "magehook")
+	root := gittest.MageRepo(t, `
+	os.WriteFile(os.Getenv("MAIN")+"/started.marker", nil, 0o644)
+	time.Sleep(60 * time.Second)
+	return nil`)
+	cmd := exec.Command(bin, "worktree:create", "slow/one")
+	cmd.Dir = root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(root, "started.marker")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the bootstrap never started:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if err == nil {
+		t.Fatalf("an interrupted create exited 0:\n%s", stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q: an interrupted create prints no path", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "everything the create made was removed") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	if b := gittest.Git(t, root, "branch", "--list", "slow/one"); b != "" {
+		t.Errorf("branch left: %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, ".claude", "worktrees")); len(entries) > 0 {
+		t.Errorf("left under the base: %v", entries)
+	}
+}
+
+// TestParallelWorktreeCreates starts several hook processes creating one
+// name at once, as parallel sessions would: exactly one creates it, the
+// others fail with nothing on stdout and change nothing.
+func TestParallelWorktreeCreates(t *testing.T) {
+	bin := filepath.Join(binaries(t), "magehook")
+	root := gittest.MageRepo(t, `time.Sleep(2 * time.Second)
+	return nil`)
+	payload := fmt.Sprintf(`{"session_id":"s","cwd":%q,"hook_event_name":"WorktreeCreate","name":"same"}`, root)
+	const n = 6
+	type result struct {
+		code   int
+		stdout string
+	}
+	results := make(chan result, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			cmd := exec.Command(bin, "hook:worktreeCreate")
+			cmd.Dir = root
+			cmd.Stdin = strings.NewReader(payload)
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			err := cmd.Run()
+			code := 0
+			var exitErr *exec.ExitError
+			if errors.As(err, &exitErr) {
+				code = exitErr.ExitCode()
+			}
+			results <- result{code, stdout.String()}
+		}()
+	}
+	wins := 0
+	for i := 0; i < n; i++ {
+		r := <-results
+		switch r.code {
+		case 0:
+			wins++
+			if r.stdout != filepath.Join(root, ".claude", "worktrees", "same")+"\n" {
+				t.Errorf("the winner printed %q", r.stdout)
+			}
+		case 1:
+			if r.stdout != "" {
+				t.Errorf("a loser printed %q", r.stdout)
+			}
+		default:
+			t.Errorf("exit %d", r.code)
+		}
+	}
+	if wins != 1 {
+		t.Errorf("%d creates won, want exactly 1", wins)
+	}
+	if list := gittest.Git(t, root, "worktree", "list", "--porcelain"); strings.Count(list, "refs/heads/same") != 1 {
+		t.Errorf("worktrees:\n%s", list)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -85,4 +86,46 @@ func Bare(t testing.TB, src string) string {
 	Git(t, src, "fetch", "-q", "origin")
 	Git(t, src, "branch", "-q", "--set-upstream-to=origin/main", "main")
 	return bare
+}
+
+// MageRepo makes a repository whose magefiles define Bootstrap with the
+// given body (imports os, os/exec and time are available), buildable
+// offline from the module cache with go tool mage. Bootstrap first writes
+// MAIN=<$MAIN> to bootstrap.out in its working directory.
+func MageRepo(t testing.TB, body string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	sum, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	return Repo(t, map[string]string{
+		"go.mod":     "module example.com/r\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire github.com/magefile/mage v1.17.2\n",
+		"go.sum":     string(sum),
+		".gitignore": "bootstrap.out\n*.marker\n",
+		".toolingrc": "worktree.base .claude/worktrees\n",
+		"magefiles/magefile.go": `//go:build mage
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"time"
+)
+
+var _ = exec.Command
+var _ = time.Second
+
+// Bootstrap prepares a new worktree.
+func Bootstrap() error {
+	wd, _ := os.Getwd()
+	os.WriteFile(wd+"/bootstrap.out", []byte("MAIN="+os.Getenv("MAIN")), 0o644)
+` + body + `
+}
+`,
+	})
 }

@@ -36,9 +36,9 @@ type Dispatcher struct {
 	// On a session event they also run when no configuration is found,
 	// with a nil Config.
 	Builtin []Handler
-	Stdin    io.Reader
-	Stdout   io.Writer
-	Stderr   io.Writer
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 	// Getwd is the process's working directory; nil means os.Getwd.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -106,47 +105,8 @@ func TestParallelCreatesOfOneName(t *testing.T) {
 	}
 }
 
-// magefileRepo makes a repository whose magefiles define Bootstrap with
-// the given body, buildable offline from the module cache.
-func magefileRepo(t *testing.T, body string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	sum, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOWORK", "off")
-	return gittest.Repo(t, map[string]string{
-		"go.mod": "module example.com/r\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire github.com/magefile/mage v1.17.2\n",
-		"go.sum": string(sum),
-		"magefiles/magefile.go": `//go:build mage
-
-package main
-
-import (
-	"os"
-	"os/exec"
-	"time"
-)
-
-var _ = exec.Command
-var _ = time.Second
-
-// Bootstrap prepares a new worktree.
-func Bootstrap() error {
-	wd, _ := os.Getwd()
-	os.WriteFile(wd+"/bootstrap.out", []byte("MAIN="+os.Getenv("MAIN")), 0o644)
-` + body + `
-}
-`,
-		".gitignore": "bootstrap.out\n*.marker\n",
-	})
-}
-
 func TestBootstrapRunsWithMain(t *testing.T) {
-	root := magefileRepo(t, "return nil")
+	root := gittest.MageRepo(t, "return nil")
 	m, _ := manager(t, root)
 	path, err := m.Create(context.Background(), "boot")
 	if err != nil {
@@ -159,7 +119,7 @@ func TestBootstrapRunsWithMain(t *testing.T) {
 }
 
 func TestFailedBootstrapLeavesNothing(t *testing.T) {
-	root := magefileRepo(t, `return os.ErrPermission`)
+	root := gittest.MageRepo(t, `return os.ErrPermission`)
 	m, log := manager(t, root)
 	_, err := m.Create(context.Background(), "deep/nested/fail")
 	if err == nil || !strings.Contains(err.Error(), "everything the create made was removed") {
@@ -169,7 +129,7 @@ func TestFailedBootstrapLeavesNothing(t *testing.T) {
 }
 
 func TestInterruptedBootstrapLeavesNothing(t *testing.T) {
-	root := magefileRepo(t, `
+	root := gittest.MageRepo(t, `
 	exec.Command("sh", "-c", "sleep 60 & echo $! > "+os.Getenv("MAIN")+"/child.marker; wait").Start()
 	os.WriteFile(os.Getenv("MAIN")+"/started.marker", nil, 0o644)
 	time.Sleep(60 * time.Second)
