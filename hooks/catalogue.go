@@ -1,16 +1,26 @@
 // Package hooks lists the ready-made handlers. The list is explicit (no
 // init-time registration): a handler exists for hook.enable when, and only
-// when, it appears in All.
+// when, it appears in All. (hooks/commitmsg is a git hook, not a Claude
+// Code handler; hook:install -githook installs it.)
 package hooks
 
 import (
+	"github.com/magehook/magehook/hooks/auditlog"
+	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/sessionclock"
+	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
-// All returns the catalogue, in the order hook:list prints it.
+// All returns the catalogue, in the order hook:list prints it and the
+// dispatcher runs the enabled handlers.
 func All() []hook.Handler {
 	return []hook.Handler{
 		sessionclock.Handler,
+		branchguard.Handler,
+		stopguard.Handler,
+		auditlog.Handler,
+		decisionlog.Handler,
 	}
 }

@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -34,6 +35,26 @@ func TestEveryHandlerIsDeclaredAndDocumented(t *testing.T) {
 		}
 		if !regexp.MustCompile(`(?m)^\s*0 `).MatchString(doc[strings.Index(doc, "EXIT CODES"):]) {
 			t.Errorf("hooks/%s: EXIT CODES does not list exit 0", h.Name)
+		}
+	}
+}
+
+// TestEveryHookPackageIsDocumented covers the packages outside the
+// catalogue too (the commitmsg git hook).
+func TestEveryHookPackageIsDocumented(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		doc := packageDoc(t, e.Name())
+		for _, section := range []string{"PURPOSE", "HOW IT WORKS", "EXIT CODES"} {
+			if !regexp.MustCompile(`(?m)^(# )?` + section + `$`).MatchString(doc) {
+				t.Errorf("hooks/%s: the package doc has no %s section", e.Name(), section)
+			}
 		}
 	}
 }

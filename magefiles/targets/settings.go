@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/settings"
@@ -16,8 +17,10 @@ import (
 // this checkout's hook entries into Claude Code's settings, keeping every
 // foreign key and hook. -scope=project (.claude/settings.json, the
 // default), local (.claude/settings.local.json) or user
-// (~/.claude/settings.json); -dryrun prints the diff and writes nothing.
-func (Hook) Install(ctx context.Context, scope *string, dryrun *bool) {
+// (~/.claude/settings.json); -dryrun prints the diff and writes nothing;
+// -githook also installs the git commit-msg hook (hooks/commitmsg) into the
+// hooks directory git uses, chaining into an existing one.
+func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool) {
 	in := installer(scope, dryrun)
 	root := in.Config.Root()
 	bin, err := in.Config.Get(toolingrc.KeyHookBinary)
@@ -37,15 +40,29 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool) {
 	}
 	out, err := in.Install()
 	report(out, err, in.DryRun)
+	if githook != nil && *githook && !in.DryRun {
+		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
+		if err != nil {
+			fail(hook.ExitFail, err)
+		}
+		if changed {
+			fmt.Fprintf(os.Stderr, "magehook: wrote the commit-msg hook %s\n", path)
+		}
+	}
 }
 
 // Uninstall removes this checkout's hook entries from Claude Code's
 // settings, and the groups and event keys that leaves empty; everything
-// else stays. Takes -scope and -dryrun as install does.
-func (Hook) Uninstall(scope *string, dryrun *bool) {
+// else stays. Takes -scope, -dryrun and -githook as install does.
+func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook *bool) {
 	in := installer(scope, dryrun)
 	out, err := in.Uninstall()
 	report(out, err, in.DryRun)
+	if githook != nil && *githook && !in.DryRun {
+		if _, _, err := commitmsg.Uninstall(ctx, in.Config.Root()); err != nil {
+			fail(hook.ExitFail, err)
+		}
+	}
 }
 
 func installer(scope *string, dryrun *bool) settings.Installer {

@@ -97,6 +97,21 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	value := matchValue(ev, p)
 	var results []Result
 	var failed []string
+	var late []Handler
+	runOne := func(h Handler, merged *Result) {
+		r, err := d.run(ctx, h, ev, p, cfg, merged, failed)
+		if err != nil {
+			if cfg != nil {
+				d.health(cfg, ev, p, h.Name, h.Policy, err)
+			}
+			fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
+			if h.Policy == Gatekeeper {
+				failed = append(failed, h.Name)
+			}
+			return
+		}
+		results = append(results, r)
+	}
 	for _, h := range enabled {
 		if !h.Subscribes(ev.Name) {
 			continue
@@ -106,18 +121,17 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 				continue
 			}
 		}
-		r, err := d.run(ctx, h, ev, p, cfg)
-		if err != nil {
-			if cfg != nil {
-				d.health(cfg, ev, p, h.Name, h.Policy, err)
-			}
-			fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
-			if h.Policy == Gatekeeper {
-				failed = append(failed, h.Name)
-			}
+		if h.Late {
+			late = append(late, h)
 			continue
 		}
-		results = append(results, r)
+		runOne(h, nil)
+	}
+	if len(late) > 0 {
+		early := Merge(results...)
+		for _, h := range late {
+			runOne(h, &early)
+		}
 	}
 
 	merged := Merge(results...)
@@ -239,13 +253,14 @@ func find(hs []Handler, name string) (Handler, bool) {
 }
 
 // run calls one handler, turning a panic into an error.
-func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config) (r Result, err error) {
+func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config, merged *Result, failed []string) (r Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
-	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr})
+	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
+		Merged: merged, FailedGates: append([]string(nil), failed...)})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

@@ -55,6 +55,9 @@ type Handler struct {
 	// Timeout is the seconds the settings entry allows the hook; 0 means
 	// the event's default. The largest among an event's handlers wins.
 	Timeout int
+	// Late handlers run after the others and see their merged answer in
+	// Call.Merged (an audit log records the decision that was made).
+	Late bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 }
@@ -71,6 +74,11 @@ type Call struct {
 	Now func() time.Time
 	// Stderr takes diagnostics.
 	Stderr io.Writer
+	// Merged is, for a Late handler, what the other handlers answered
+	// together; FailedGates names the gatekeepers among them that failed
+	// (the event is blocked for them).
+	Merged      *Result
+	FailedGates []string
 }
 
 // StateDir returns the absolute state directory (state.dir).

@@ -8,16 +8,18 @@ import (
 // The keys magehook reads. Each has a kind that says how its value is
 // checked, and a default.
 const (
-	KeyWikiDir           = "wiki.dir"
-	KeyWikiOrigin        = "wiki.origin"
-	KeyWikiProject       = "wiki.project"
-	KeyWikiProjects      = "wiki.projects"
-	KeyWorktreeBase      = "worktree.base"
-	KeyWorktreeBootstrap = "worktree.bootstrap"
-	KeyHookBinary        = "hook.binary"
-	KeyHookEnable        = "hook.enable"
-	KeyStateDir          = "state.dir"
-	KeyGuardProtect      = "guard.protect"
+	KeyWikiDir            = "wiki.dir"
+	KeyWikiOrigin         = "wiki.origin"
+	KeyWikiProject        = "wiki.project"
+	KeyWikiProjects       = "wiki.projects"
+	KeyWorktreeBase       = "worktree.base"
+	KeyWorktreeBootstrap  = "worktree.bootstrap"
+	KeyHookBinary         = "hook.binary"
+	KeyHookEnable         = "hook.enable"
+	KeyStateDir           = "state.dir"
+	KeyGuardProtect       = "guard.protect"
+	KeyGuardStopcheck     = "guard.stopcheck"
+	KeyCommitConventional = "commit.conventional"
 )
 
 type kind int
@@ -28,6 +30,8 @@ const (
 	kindURL               // a URL with a scheme
 	kindToken             // a name: letters, digits, '.', '-', '_'
 	kindWord              // any single word
+	kindText              // free text (a command line)
+	kindBool              // yes or no
 )
 
 type keySpec struct {
@@ -36,16 +40,18 @@ type keySpec struct {
 }
 
 var keys = map[string]keySpec{
-	KeyWikiDir:           {kindDir, []string{"Wiki"}},
-	KeyWikiOrigin:        {kindURL, nil},
-	KeyWikiProject:       {kindToken, nil}, // default: the root's directory name
-	KeyWikiProjects:      {kindDir, []string{"Projects"}},
-	KeyWorktreeBase:      {kindDir, []string{".claude/worktrees"}},
-	KeyWorktreeBootstrap: {kindWord, []string{"bootstrap"}},
-	KeyHookBinary:        {kindPath, []string{"bin/magehook"}},
-	KeyHookEnable:        {kindToken, []string{}},
-	KeyStateDir:          {kindDir, []string{".magehook"}},
-	KeyGuardProtect:      {kindWord, []string{"main", "master"}},
+	KeyWikiDir:            {kindDir, []string{"Wiki"}},
+	KeyWikiOrigin:         {kindURL, nil},
+	KeyWikiProject:        {kindToken, nil}, // default: the root's directory name
+	KeyWikiProjects:       {kindDir, []string{"Projects"}},
+	KeyWorktreeBase:       {kindDir, []string{".claude/worktrees"}},
+	KeyWorktreeBootstrap:  {kindWord, []string{"bootstrap"}},
+	KeyHookBinary:         {kindPath, []string{"bin/magehook"}},
+	KeyHookEnable:         {kindToken, []string{}},
+	KeyStateDir:           {kindDir, []string{".magehook"}},
+	KeyGuardProtect:       {kindWord, []string{"main", "master"}},
+	KeyGuardStopcheck:     {kindText, nil},
+	KeyCommitConventional: {kindBool, []string{"no"}},
 }
 
 // Value is a key's value with where it came from.
@@ -135,6 +141,10 @@ func check(k kind, v string) string {
 	case kindWord:
 		if strings.ContainsAny(v, " \t") {
 			return "value " + quote(v) + " must be one word"
+		}
+	case kindBool:
+		if v != "yes" && v != "no" {
+			return "value " + quote(v) + " must be yes or no"
 		}
 	}
 	return ""

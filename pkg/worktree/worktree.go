@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/proc"
 )
 
 // Manager manages the worktrees of one main checkout.
@@ -151,7 +152,7 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not a git checkout: %w", m.Root, err)
 	}
-	unlock, held, err := tryLock(filepath.Join(common, "magehook-worktree-"+strings.ReplaceAll(name, "/", "%")+".lock"))
+	unlock, held, err := proc.TryLock(filepath.Join(common, "magehook-worktree-"+strings.ReplaceAll(name, "/", "%")+".lock"))
 	if err != nil {
 		return "", err
 	}
@@ -244,7 +245,7 @@ func (m Manager) bootstrap(ctx context.Context, path string) error {
 		return nil
 	}
 	fmt.Fprintf(m.log(), "magehook: running go tool mage %s in %s\n", target, path)
-	return runGroup(ctx, path, []string{"MAIN=" + m.Root}, m.log(), "go", "tool", "mage", target)
+	return proc.RunGroup(ctx, path, []string{"MAIN=" + m.Root}, m.log(), "go", "tool", "mage", target)
 }
 
 // definesTarget reports whether the magefiles in dir define target: a

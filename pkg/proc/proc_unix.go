@@ -1,6 +1,8 @@
 //go:build unix
 
-package worktree
+// Package proc runs child processes as a group that can be stopped whole,
+// and takes non-blocking file locks.
+package proc
 
 import (
 	"context"
@@ -12,10 +14,10 @@ import (
 	"time"
 )
 
-// runGroup runs a command in its own process group with its output on
+// RunGroup runs a command in its own process group with its output on
 // log. When ctx ends (failure elsewhere, SIGINT, SIGTERM) the whole group
 // gets SIGTERM, then SIGKILL after a grace period, and is waited for.
-func runGroup(ctx context.Context, dir string, env []string, log io.Writer, name string, args ...string) error {
+func RunGroup(ctx context.Context, dir string, env []string, log io.Writer, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -44,9 +46,9 @@ func runGroup(ctx context.Context, dir string, env []string, log io.Writer, name
 	return errors.Join(ctx.Err(), errors.New(name+" stopped"))
 }
 
-// tryLock takes an exclusive lock on path without waiting; held reports
+// TryLock takes an exclusive lock on path without waiting; held reports
 // that another process has it.
-func tryLock(path string) (unlock func(), held bool, err error) {
+func TryLock(path string) (unlock func(), held bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return func() {}, false, err

@@ -1,0 +1,95 @@
+package auditlog_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/hooks/auditlog"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+var denier = hook.Handler{Name: "denier", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "Bash", Policy: hook.Gatekeeper,
+	Run: func(*hook.Call) (hook.Result, error) { return hook.Deny("no"), nil }}
+var broken = hook.Handler{Name: "broken", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "Write", Policy: hook.Gatekeeper,
+	Run: func(*hook.Call) (hook.Result, error) { panic("x") }}
+
+func records(t *testing.T, root string) []auditlog.Record {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, ".magehook", "audit", "abc123.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []auditlog.Record
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r auditlog.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("a line that is not JSON: %q", sc.Text())
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestAuditLog(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable denier", "hook.enable broken", "hook.enable auditlog")
+	hs := []hook.Handler{denier, broken, auditlog.Handler}
+	secret := "ghp_" + strings.Repeat("x1", 20)
+	runs := []struct {
+		event, fixture string
+		over           map[string]any
+	}{
+		{"PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "GITHUB_TOKEN=" + secret + " git push"}},
+		{"PreToolUse", "PreToolUse/edit", nil},
+		{"PreToolUse", "PreToolUse/write", nil},
+		{"PostToolUse", "PostToolUse/bash-success", nil},
+		{"PostToolUse", "PostToolUse/bash-failure-string", nil},
+		{"PostToolUseFailure", "PostToolUseFailure/bash", nil},
+		{"PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": strings.Repeat("y", 5000)}},
+	}
+	for _, r := range runs {
+		out := hooktest.Run(t, hs, root, r.event, r.fixture, r.over)
+		if strings.Contains(out.Stdout, "auditlog") {
+			t.Errorf("the audit log wrote to stdout: %q", out.Stdout)
+		}
+	}
+	recs := records(t, root)
+	if len(recs) != len(runs) {
+		t.Fatalf("%d records, want %d", len(recs), len(runs))
+	}
+	want := []struct {
+		tool, decision string
+		success        *bool
+	}{
+		{"Bash", "deny", nil}, {"Edit", "none", nil}, {"Write", "blocked", nil},
+	}
+	for i, w := range want {
+		if recs[i].Tool != w.tool || recs[i].Decision != w.decision || recs[i].Success != nil {
+			t.Errorf("record %d: %+v, want %+v", i, recs[i], w)
+		}
+	}
+	if strings.Contains(recs[0].Target, secret) || !strings.Contains(recs[0].Target, "git push") {
+		t.Errorf("target %q: the secret must go, the command stay", recs[0].Target)
+	}
+	if recs[1].Target != "/home/user/my-project/src/app.ts" {
+		t.Errorf("an Edit's target is its file: %q", recs[1].Target)
+	}
+	if s := recs[3].Success; s == nil || !*s {
+		t.Errorf("a response object is a success: %+v", recs[3])
+	}
+	if s := recs[4].Success; s == nil || *s {
+		t.Errorf("an Error: string is a failure: %+v", recs[4])
+	}
+	if s := recs[5].Success; s == nil || *s || !strings.Contains(recs[5].Error, "Exit code 2") {
+		t.Errorf("PostToolUseFailure: %+v", recs[5])
+	}
+	if n := len(recs[6].Target); n > auditlog.MaxTarget+40 || !strings.Contains(recs[6].Target, "bytes cut") {
+		t.Errorf("a long command is cut: %d bytes", n)
+	}
+}

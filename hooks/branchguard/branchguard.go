@@ -1,0 +1,132 @@
+// Package branchguard keeps the agent off protected branches.
+//
+// # PURPOSE
+//
+// Work on main (or master, or any branch named by guard.protect) should go
+// through a worktree and a review, not land there from an agent's edit or
+// commit. This gate denies the tool calls that would change a protected
+// branch, and says how to do the work instead.
+//
+// # HOW IT WORKS
+//
+//  1. PreToolUse for Edit, MultiEdit, Write and NotebookEdit: the file's own
+//     path (not the session's cwd) decides the repository; a file outside
+//     any git checkout is allowed.
+//  2. PreToolUse for Bash: the command is analysed from its shell syntax
+//     tree (pkg/gitcmd); every git commit and git push it would run is
+//     checked in the repository it targets (git -C, a preceding cd, or the
+//     cwd). Other commands are allowed.
+//  3. The checked-out branch is read from the repository's HEAD (linked
+//     worktrees and .git files included), without starting git.
+//  4. A protected branch denies the call; the reason names the branch and
+//     the way out (a worktree). A command that does not parse, or a git
+//     commit in a directory computed at run time, is denied as well: a
+//     gate that cannot decide fails closed.
+//
+// # EXIT CODES
+//
+//	0  allowed (no output), or denied with the decision on stdout
+//	2  the gate failed (a bug, an unreadable payload): the call is blocked
+package branchguard
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Handler is the catalogue entry.
+var Handler = hook.Handler{
+	Name:    "branchguard",
+	Purpose: "deny edits, commits and pushes on protected branches (guard.protect; main and master by default)",
+	Events:  []string{"PreToolUse"},
+	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash",
+	Policy:  hook.Gatekeeper,
+	Run:     run,
+}
+
+const wayOut = "make the change in a worktree (claude --worktree, or go tool mage worktree:create <name>) on its own branch"
+
+func run(c *hook.Call) (hook.Result, error) {
+	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	protected := map[string]bool{}
+	for _, b := range v.Values {
+		protected[b] = true
+	}
+	p := c.Payload
+	if p.IsTool("Bash") {
+		return bash(c, protected)
+	}
+	path, ok := p.EditedPath()
+	if !ok {
+		if p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") {
+			return hook.Result{}, fmt.Errorf("%s payload without a file path", p.ToolName)
+		}
+		return hook.Result{}, nil
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.CWD, path)
+	}
+	repo, err := gitrepo.Find(path)
+	if err == gitrepo.ErrNotRepo {
+		return hook.Result{}, nil
+	}
+	if err != nil {
+		return hook.Result{}, err
+	}
+	if protected[repo.Branch] {
+		return hook.Deny(fmt.Sprintf("%s would change %s on the protected branch %s of %s; %s.",
+			p.ToolName, path, repo.Branch, repo.Root, wayOut)), nil
+	}
+	return hook.Result{}, nil
+}
+
+func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
+	in, err := payload.Input[payload.Bash](c.Payload)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	home := ""
+	if c.Getenv != nil {
+		home = c.Getenv("HOME")
+	}
+	invs, err := gitcmd.Analyze(in.Command, c.Payload.CWD, home)
+	if err != nil {
+		return hook.Deny("branchguard cannot check this command: " + err.Error() + "; fix the syntax."), nil
+	}
+	var reasons []string
+	for _, inv := range invs {
+		if inv.DirUnknown {
+			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", inv.Op))
+			continue
+		}
+		var repo gitrepo.Repo
+		if inv.GitDir != "" {
+			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		} else {
+			repo, err = gitrepo.Find(inv.Dir)
+		}
+		if err == gitrepo.ErrNotRepo {
+			continue
+		}
+		if err != nil {
+			return hook.Result{}, err
+		}
+		if protected[repo.Branch] {
+			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", inv.Op, repo.Branch, repo.Root))
+		}
+	}
+	if len(reasons) == 0 {
+		return hook.Result{}, nil
+	}
+	return hook.Deny(strings.Join(reasons, "; ") + "; " + wayOut + "."), nil
+}

@@ -1,0 +1,108 @@
+package branchguard_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+var handlers = []hook.Handler{branchguard.Handler}
+
+// setup makes a checkout on main with a .toolingrc enabling branchguard,
+// and a linked worktree on a feature branch.
+func setup(t *testing.T, extra ...string) (root, feature string) {
+	t.Helper()
+	rc := "hook.enable branchguard\n" + strings.Join(extra, "\n")
+	root = gittest.Repo(t, map[string]string{".toolingrc": rc, "src/a.go": "package a\n"})
+	feature = filepath.Join(root, ".claude", "worktrees", "feat")
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "feat", feature)
+	return root, feature
+}
+
+func deny(t *testing.T, out hooktest.Outcome, want string) {
+	t.Helper()
+	if out.Code != 0 || !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, want) {
+		t.Errorf("want a deny naming %q, got %+v", want, out)
+	}
+}
+
+func allow(t *testing.T, out hooktest.Outcome) {
+	t.Helper()
+	if out.Code != 0 || out.Stdout != "" {
+		t.Errorf("want no answer (allowed), got %+v", out)
+	}
+}
+
+func TestEdits(t *testing.T) {
+	root, feature := setup(t)
+	for _, fixture := range []string{"PreToolUse/edit", "PreToolUse/write", "PreToolUse/multiedit"} {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", fixture, map[string]any{"tool_input.file_path": filepath.Join(root, "src", "a.go")})
+		deny(t, out, "protected branch main")
+		deny(t, out, "worktree")
+		// The file's own repository decides, not the session's cwd.
+		out = hooktest.Run(t, handlers, root, "PreToolUse", fixture, map[string]any{"tool_input.file_path": filepath.Join(feature, "src", "a.go")})
+		allow(t, out)
+	}
+	out := hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/notebookedit", map[string]any{"tool_input.notebook_path": filepath.Join(root, "nb.ipynb")})
+	deny(t, out, "nb.ipynb")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": filepath.Join(t.TempDir(), "notes.md")})
+	allow(t, out)
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": "src/new.go"})
+	deny(t, out, "src/new.go")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/read", map[string]any{"tool_input.file_path": filepath.Join(root, "src", "a.go")})
+	allow(t, out)
+}
+
+func TestCommands(t *testing.T) {
+	root, feature := setup(t)
+	tests := []struct {
+		cmd, cwd string
+		denied   bool
+	}{
+		{"git commit -m x", root, true},
+		{"git push", root, true},
+		{"git status && go test ./...", root, false},
+		{"git commit -m x", feature, false},
+		{"git -C " + root + " push", feature, true},
+		{"cd " + root + " && git commit -am x", feature, true},
+		{"cd " + feature + " && git commit -am x", root, false},
+		{"(cd " + feature + " && git commit -am x) && git status", root, false},
+		{`echo "git commit -m x"`, root, false},
+		{`bash -c "git push"`, root, true},
+		{`cd "$SOMEWHERE" && git commit`, feature, true},
+		{`git commit -m "unterminated`, feature, true},
+		{"git push", hooktest.Checkout(t, "hook.enable branchguard"), false},
+	}
+	for _, tt := range tests {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": tt.cwd})
+		got := strings.Contains(out.Stdout, `"deny"`)
+		if got != tt.denied || out.Code != 0 {
+			t.Errorf("%q in %s: denied %v, want %v (%+v)", tt.cmd, tt.cwd, got, tt.denied, out)
+		}
+	}
+}
+
+func TestProtectList(t *testing.T) {
+	root, feature := setup(t, "guard.protect feat")
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": root})
+	allow(t, out)
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": feature})
+	deny(t, out, "protected branch feat")
+}
+
+func TestMissingInputFailsClosed(t *testing.T) {
+	root, _ := setup(t)
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input": nil})
+	if out.Code != 2 {
+		t.Errorf("a Bash payload without tool_input must block: %+v", out)
+	}
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/edit", map[string]any{"tool_input.file_path": nil})
+	if out.Code != 2 {
+		t.Errorf("an Edit payload without file_path must block: %+v", out)
+	}
+}

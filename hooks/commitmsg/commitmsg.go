@@ -1,0 +1,265 @@
+// Package commitmsg is a git commit-msg hook: it strips AI boilerplate from
+// commit messages and, when the checkout asks for it, refuses a subject
+// that is not a Conventional Commit. It is not a Claude Code event: git
+// runs it for every commit, the agent's and a human's alike.
+//
+// # PURPOSE
+//
+// Commit messages are the project's history, not an advertisement: lines
+// such as "Co-Authored-By: Claude <noreply@anthropic.com>" and
+// "🤖 Generated with [Claude Code](...)" are removed. With
+// commit.conventional yes in .toolingrc, a subject that is not a
+// Conventional Commit (type(scope)!: description) is refused, saying why.
+//
+// # HOW IT WORKS
+//
+//  1. git runs the commit-msg hook with the message file; the hook runs
+//     "<hook binary>" git:commitMsg <file>.
+//  2. Co-Authored-By lines naming Claude or Anthropic, "Generated with
+//     Claude Code" lines and a lone robot-emoji line are removed, then
+//     repeated and trailing blank lines; the file is rewritten only when
+//     it changed.
+//  3. With commit.conventional yes, the first line must read
+//     <type>[(<scope>)][!]: <description>, type one of feat, fix, docs,
+//     style, refactor, perf, test, build, ci, chore, revert. Merge,
+//     Revert, fixup! and squash! subjects pass.
+//  4. hook:install -githook installs the hook into the directory git
+//     really uses (core.hooksPath, or the common hooks directory of linked
+//     worktrees). An existing commit-msg hook of another tool is kept and
+//     chained: one line calling magehook is inserted after its #! line. It
+//     is never overwritten or renamed.
+//
+// # EXIT CODES
+//
+//	0  the message is fine (and was cleaned)
+//	1  the subject is refused, or the file cannot be read: git aborts the
+//	   commit and prints the reason
+package commitmsg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/magehook/magehook/pkg/gitx"
+)
+
+var boilerplate = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^\s*co-authored-by:.*\b(claude|anthropic)\b`),
+		regexp.MustCompile(`(?i)generated (with|by) \[?claude( code)?\]?`),
+		regexp.MustCompile(`^\s*🤖\s*$`),
+	}
+})
+
+// Clean removes AI boilerplate lines and the blank lines they leave at the
+// end, keeping everything else (git's # comments included).
+func Clean(msg string) string {
+	lines := strings.Split(msg, "\n")
+	var kept []string
+	for _, l := range lines {
+		drop := false
+		for _, re := range boilerplate() {
+			if re.MatchString(l) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			kept = append(kept, l)
+		}
+	}
+	// Collapse the runs of blank lines the removals leave, and the end's.
+	var out []string
+	for _, l := range kept {
+		if strings.TrimSpace(l) == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	kept = out
+	for len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
+		kept = kept[:len(kept)-1]
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return strings.Join(kept, "\n") + "\n"
+}
+
+var types = []string{"feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"}
+
+var conventional = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-z]+)(\([^()\s][^()]*\))?(!)?: (\S.*)$`)
+})
+
+// CheckConventional reports why the message's subject is not a
+// Conventional Commit, or nil.
+func CheckConventional(msg string) error {
+	subject := ""
+	for _, l := range strings.Split(msg, "\n") {
+		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		subject = strings.TrimRight(l, " \t\r")
+		break
+	}
+	if subject == "" {
+		return errors.New("the commit message is empty")
+	}
+	for _, pass := range []string{"Merge ", "Revert \"", "fixup! ", "squash! ", "amend! "} {
+		if strings.HasPrefix(subject, pass) {
+			return nil
+		}
+	}
+	m := conventional().FindStringSubmatch(subject)
+	if m == nil {
+		head, _, found := strings.Cut(subject, ":")
+		switch {
+		case !found:
+			return fmt.Errorf("the subject %q has no type: write <type>: <description>, e.g. \"fix: handle an empty payload\"", subject)
+		case strings.ToLower(head) != head:
+			return fmt.Errorf("the subject %q: the type must be lower case", subject)
+		default:
+			return fmt.Errorf("the subject %q is not <type>[(<scope>)][!]: <description> (one space after the colon, a description after it)", subject)
+		}
+	}
+	for _, t := range types {
+		if m[1] == t {
+			return nil
+		}
+	}
+	return fmt.Errorf("the subject %q: %q is not a Conventional Commit type; use one of %s", subject, m[1], strings.Join(types, ", "))
+}
+
+// Process cleans the message file in place and, when conventional is set,
+// checks its subject.
+func Process(file string, conventional bool) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	clean := Clean(string(data))
+	if clean != string(data) {
+		info, err := os.Stat(file)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, []byte(clean), info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	if conventional {
+		return CheckConventional(clean)
+	}
+	return nil
+}
+
+// marker ends the line magehook adds to a commit-msg hook.
+const marker = "# magehook commit-msg"
+
+// HookPath is the commit-msg hook git uses for the repository holding dir.
+func HookPath(ctx context.Context, dir string) (string, error) {
+	hooks, err := gitx.Git{Dir: dir}.Output(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(hooks, "commit-msg"), nil
+}
+
+func callLine(binary string) string {
+	return fmt.Sprintf(`"%s" git:commitMsg "$1" || exit $? %s`, strings.NewReplacer(`"`, `\"`, `$`, `\$`, "`", "\\`", `\`, `\\`).Replace(binary), marker)
+}
+
+// Install makes git run binary's git:commitMsg for the repository holding
+// dir, and returns the hook's path and whether it changed anything.
+func Install(ctx context.Context, dir, binary string) (string, bool, error) {
+	path, err := HookPath(ctx, dir)
+	if err != nil {
+		return "", false, err
+	}
+	line := callLine(binary)
+	old, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		text := "#!/bin/sh\n# Installed by magehook (go tool mage hook:install -githook).\n" + line + "\n"
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return "", false, err
+		}
+		return path, true, renameio.WriteFile(path, []byte(text), 0o755, renameio.WithTempDir(filepath.Dir(path)))
+	}
+	if err != nil {
+		return "", false, err
+	}
+	lines := strings.Split(string(old), "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, marker) {
+			if l == line {
+				return path, false, nil
+			}
+			lines[i] = line
+			return path, true, rewrite(path, []byte(strings.Join(lines, "\n")))
+		}
+	}
+	if !isShellScript(old) {
+		return "", false, fmt.Errorf("%s exists and is not a shell script, so magehook cannot chain into it; add this line to it yourself: %s", path, line)
+	}
+	// Chain: run magehook first, then the foreign hook's own lines.
+	out := append([]string{lines[0], line}, lines[1:]...)
+	return path, true, rewrite(path, []byte(strings.Join(out, "\n")))
+}
+
+// Uninstall removes magehook's line from the commit-msg hook, and the hook
+// itself when magehook wrote all of it.
+func Uninstall(ctx context.Context, dir string) (string, bool, error) {
+	path, err := HookPath(ctx, dir)
+	if err != nil {
+		return "", false, err
+	}
+	old, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return path, false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	var kept []string
+	for _, l := range strings.Split(string(old), "\n") {
+		if !strings.HasSuffix(l, marker) {
+			kept = append(kept, l)
+		}
+	}
+	text := strings.Join(kept, "\n")
+	if text == string(old) {
+		return path, false, nil
+	}
+	if strings.HasPrefix(text, "#!/bin/sh\n# Installed by magehook") && strings.Count(strings.TrimSpace(text), "\n") == 1 {
+		return path, true, os.Remove(path)
+	}
+	return path, true, rewrite(path, []byte(text))
+}
+
+func isShellScript(data []byte) bool {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	s := string(first)
+	if !strings.HasPrefix(s, "#!") {
+		return false
+	}
+	for _, sh := range []string{"/sh", "/bash", "/zsh", "/dash", "/ksh", "env sh", "env bash", "env zsh"} {
+		if strings.Contains(s, sh) {
+			return true
+		}
+	}
+	return false
+}
+
+func rewrite(path string, data []byte) error {
+	return renameio.WriteFile(path, data, 0o755, renameio.WithTempDir(filepath.Dir(path)), renameio.WithExistingPermissions())
+}

@@ -1,0 +1,220 @@
+package gitcmd_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/gitcmd"
+)
+
+// The table: a command, and what it runs as "op@dir" (a '?' after the dir
+// marks an unknown directory), comma-separated, or "" for nothing.
+var table = []struct {
+	cmd, want string
+}{
+	// Plain forms.
+	{`git commit -m "fix"`, "commit@/repo"},
+	{`git push`, "push@/repo"},
+	{`git push origin main`, "push@/repo"},
+	{`git commit --amend --no-edit`, "commit@/repo"},
+	{`git status`, ""},
+	{`git log --oneline | head`, ""},
+	{`/usr/bin/git commit -am x`, "commit@/repo"},
+	{`/opt/homebrew/bin/git push -u origin HEAD`, "push@/repo"},
+	{`"git" 'commit' -m x`, "commit@/repo"},
+	{`gi\t commit`, "commit@/repo"},
+	{`git\ commit`, ""}, // one word "git commit": no such command
+
+	// Global options.
+	{`git -C /other commit -m x`, "commit@/other"},
+	{`git -C sub commit`, "commit@/repo/sub"},
+	{`git -C a -C b push`, "push@/repo/a/b"},
+	{`git -c user.name=x commit -m y`, "commit@/repo"},
+	{`git -c core.hooksPath=/dev/null push`, "push@/repo"},
+	{`git --no-pager commit`, "commit@/repo"},
+	{`git -p push`, "push@/repo"},
+	{`git --git-dir=/r/.git --work-tree=/r commit`, "commit@/repo"},
+	{`git --git-dir /r/.git push`, "push@/repo"},
+	{`git --work-tree=/w commit`, "commit@/w"},
+	{`git --namespace foo push`, "push@/repo"},
+	{`git --literal-pathspecs --no-optional-locks commit`, "commit@/repo"},
+	{`git -C "$dir" commit`, "commit@/repo?"},
+	{`git -c alias.ci=commit ci -m x`, "commit@/repo"},
+	{`git -c 'alias.sync=!git push' sync`, "push@/repo"},
+	{`git -c alias.st=status st`, ""},
+
+	// Not commit or push.
+	{`git commit-tree HEAD^{tree} -m x`, ""},
+	{`git stash push -m wip`, ""},
+	{`git stash`, ""},
+	{`git pull --rebase`, ""},
+	{`git fetch origin`, ""},
+	{`git log --grep "git push"`, ""},
+	{`git show HEAD:commit`, ""},
+	{`git help commit`, ""},
+	{`git config alias.pushall push`, ""},
+	{`git remote set-url --push origin x`, ""},
+	{`git rev-parse --verify HEAD`, ""},
+
+	// Data, not commands.
+	{`echo git commit -m x`, ""},
+	{`echo "git push"`, ""},
+	{`printf '%s\n' "git commit"`, ""},
+	{`grep -r "git commit" .`, ""},
+	{`rg 'git push' docs/`, ""},
+	{`git commit -m "then git push"`, "commit@/repo"},
+	{`# git commit -m x`, ""},
+	{`ls # git push`, ""},
+	{"cat <<EOF\ngit commit -m x\nEOF", ""},
+	{"cat <<'EOF' > notes.md\ngit push origin main\nEOF", ""},
+	{`man git-commit`, ""},
+	{`which git`, ""},
+	{`command -v git`, ""},
+	{`type git`, ""},
+	{`git_commit_helper`, ""},
+	{`gitcommit`, ""},
+	{`echo $(echo git push)`, ""},
+	{`x="git push"`, ""},
+	{`alias gp="git push"`, ""},
+	{`: git push`, ""},
+	{`true || echo git commit`, ""},
+
+	// Lists and pipelines.
+	{`git add -A && git commit -m x`, "commit@/repo"},
+	{`git commit -m x && git push`, "commit@/repo,push@/repo"},
+	{`make test || git push`, "push@/repo"},
+	{`git add .; git commit -m x; git push`, "commit@/repo,push@/repo"},
+	{`yes | git commit`, "commit@/repo"},
+	{`git push 2>&1 | tee log`, "push@/repo"},
+	{`git push &`, "push@/repo"},
+	{`! git commit`, "commit@/repo"},
+
+	// Subshells, groups, substitutions.
+	{`(git commit -m x)`, "commit@/repo"},
+	{`{ git add .; git commit -m x; }`, "commit@/repo"},
+	{`out=$(git commit -m x)`, "commit@/repo"},
+	{"echo `git push`", "push@/repo"},
+	{`echo "$(git push 2>&1)"`, "push@/repo"},
+	{`diff <(git push --dry-run) /dev/null`, "push@/repo"},
+	{`echo ${X:-$(git commit)}`, "commit@/repo"},
+	{`local r=$(git push)`, "push@/repo"},
+	{`export R=$(git commit -q)`, "commit@/repo"},
+
+	// Control flow.
+	{`if git diff --quiet; then echo clean; else git commit -am x; fi`, "commit@/repo"},
+	{`if true; then git push; fi`, "push@/repo"},
+	{`for r in a b; do git -C $r push; done`, "push@/repo?"},
+	{`for f in *.go; do gofmt -w $f; done && git commit -am fmt`, "commit@/repo"},
+	{`while true; do git push && break; done`, "push@/repo"},
+	{`until git push; do sleep 1; done`, "push@/repo"},
+	{`case $x in y) git commit ;; esac`, "commit@/repo"},
+	{`[[ -n $x ]] && git push`, "push@/repo"},
+	{`test -f x && git commit`, "commit@/repo"},
+
+	// Functions.
+	{`ship() { git push; }; ship`, "push@/repo"},
+	{`ship() { git push; }`, ""},
+	{`function c { git commit -m "$1"; }; c msg`, "commit@/repo"},
+	{`f() { g; }; g() { git push; }; f`, "push@/repo"},
+	{`f() { f; }; f`, ""},
+
+	// Wrappers.
+	{`env GIT_AUTHOR_NAME=x git commit`, "commit@/repo"},
+	{`env -i PATH=/bin git push`, "push@/repo"},
+	{`env -C /other git push`, "push@/other"},
+	{`env -u HOME git commit`, "commit@/repo"},
+	{`GIT_DIR=x git commit`, "commit@/repo"},
+	{`A=1 B=2 git push`, "push@/repo"},
+	{`sudo git push`, "push@/repo"},
+	{`sudo -u deploy git push`, "push@/repo"},
+	{`sudo -E -u deploy -- git commit`, "commit@/repo"},
+	{`time git push`, "push@/repo"},
+	{`/usr/bin/time -v git commit`, "commit@/repo"},
+	{`nohup git push &`, "push@/repo"},
+	{`nice -n 10 git commit`, "commit@/repo"},
+	{`nice git push`, "push@/repo"},
+	{`timeout 60 git push`, "push@/repo"},
+	{`timeout -s KILL 60 git push`, "push@/repo"},
+	{`timeout 60`, ""},
+	{`echo x | xargs git commit -m`, "commit@/repo"},
+	{`xargs -n1 git push < remotes`, "push@/repo"},
+	{`exec git push`, "push@/repo"},
+	{`command git commit`, "commit@/repo"},
+	{`builtin command git push`, "push@/repo"},
+	{`stdbuf -oL git push`, "push@/repo"},
+	{`ionice -c3 git commit`, "commit@/repo"},
+
+	// Nested shells.
+	{`bash -c "git commit -m x"`, "commit@/repo"},
+	{`sh -c 'git push'`, "push@/repo"},
+	{`bash -lc 'cd /x && git push'`, "push@/x"},
+	{`zsh -c "echo git push"`, ""},
+	{`bash -c "bash -c 'git push'"`, "push@/repo"},
+	{`bash script.sh`, ""},
+	{`bash -c "$CMD"`, ""},
+	{`eval "git push"`, "push@/repo"},
+	{`eval git commit -m x`, "commit@/repo"},
+	{`ssh host git push`, ""},
+
+	// Directories.
+	{`cd /other && git commit`, "commit@/other"},
+	{`cd sub; git push`, "push@/repo/sub"},
+	{`cd /a && cd b && git push`, "push@/a/b"},
+	{`(cd /other && git push) && git commit`, "push@/other,commit@/repo"},
+	{`cd /other | git push`, "push@/repo"},
+	{`cd "$WORKTREE" && git commit`, "commit@/repo?"},
+	{`cd && git push`, "push@/home/u"},
+	{`cd ~/proj && git push`, "push@/home/u/proj"},
+	{`cd - && git push`, "push@/repo?"},
+	{`pushd /x && git commit && popd && git push`, "commit@/x,push@/x?"},
+	{`cd /x & git push`, "push@/repo"},
+	{`git -C ../sibling push`, "push@/sibling"},
+}
+
+func TestAnalyze(t *testing.T) {
+	if len(table) < 100 {
+		t.Fatalf("the table must hold at least 100 commands, it holds %d", len(table))
+	}
+	for _, tt := range table {
+		got, err := gitcmd.Analyze(tt.cmd, "/repo", "/home/u")
+		if err != nil {
+			t.Errorf("%q: %v", tt.cmd, err)
+			continue
+		}
+		var parts []string
+		for _, inv := range got {
+			s := inv.Op + "@" + inv.Dir
+			if inv.DirUnknown {
+				s += "?"
+			}
+			parts = append(parts, s)
+		}
+		if g := strings.Join(parts, ","); g != tt.want {
+			t.Errorf("%q\n got %q\nwant %q", tt.cmd, g, tt.want)
+		}
+	}
+}
+
+func TestGitDir(t *testing.T) {
+	got, _ := gitcmd.Analyze(`git --git-dir=/r/.git commit`, "/repo", "")
+	if len(got) != 1 || got[0].GitDir != "/r/.git" {
+		t.Errorf("%+v", got)
+	}
+}
+
+func TestUnparsableIsAnError(t *testing.T) {
+	for _, cmd := range []string{`git commit -m "unterminated`, `if then fi`, `echo $(`, `(git push`} {
+		if _, err := gitcmd.Analyze(cmd, "/repo", ""); err == nil {
+			t.Errorf("%q parsed", cmd)
+		}
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, tt := range table {
+		f.Add(tt.cmd)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		gitcmd.Analyze(cmd, "/repo", "/home/u") // must not panic or hang
+	})
+}
