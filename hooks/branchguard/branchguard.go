@@ -37,7 +37,6 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -91,15 +90,15 @@ func run(c *hook.Call) (hook.Result, error) {
 }
 
 func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
-	in, err := payload.Input[payload.Bash](c.Payload)
-	if err != nil {
-		return hook.Result{}, err
+	command, ok := c.Payload.InputString("command")
+	if !ok {
+		return hook.Result{}, fmt.Errorf("a Bash payload without tool_input.command")
 	}
 	home := ""
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(in.Command, c.Payload.CWD, home)
+	invs, err := gitcmd.Analyze(command, c.Payload.CWD, home)
 	if err != nil {
 		return hook.Deny("branchguard cannot check this command: " + err.Error() + "; fix the syntax."), nil
 	}

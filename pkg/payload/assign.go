@@ -7,32 +7,34 @@ import (
 	"unicode/utf8"
 )
 
-// assign sets the typed fields from the top-level fields of the object.
+// assign sets the typed field of one top-level member of the object.
 // It is written out by hand rather than left to json.Unmarshal into the
 // struct: the reflection cache encoding/json builds for a struct of this
 // size costs more at start-up than the rest of a hook run, and the hook
 // binary starts on every tool call. TestAssignMatchesStructTags keeps the
 // keys here equal to the struct tags.
-func (p *Payload) assign(fields map[string]json.RawMessage) error {
-	for key, raw := range fields {
-		if string(raw) == "null" {
-			continue
+func (p *Payload) assign(rawKey, raw []byte) error {
+	var key string
+	if err := decodeString(rawKey, &key); err != nil {
+		return err
+	}
+	if string(raw) == "null" {
+		return nil
+	}
+	if dst := p.stringField(key); dst != nil {
+		if err := decodeString(raw, dst); err != nil {
+			return typeError(key, raw, "string")
 		}
-		if dst := p.stringField(key); dst != nil {
-			if err := decodeString(raw, dst); err != nil {
-				return typeError(key, raw, "string")
-			}
-		} else if dst := p.boolField(key); dst != nil {
-			switch string(raw) {
-			case "true":
-				*dst = true
-			case "false":
-			default:
-				return typeError(key, raw, "boolean")
-			}
-		} else if dst := p.rawField(key); dst != nil {
-			*dst = raw
+	} else if dst := p.boolField(key); dst != nil {
+		switch string(raw) {
+		case "true":
+			*dst = true
+		case "false":
+		default:
+			return typeError(key, raw, "boolean")
 		}
+	} else if dst := p.rawField(key); dst != nil {
+		*dst = raw
 	}
 	return nil
 }

@@ -145,36 +145,49 @@ func readAll(r io.Reader, max int64) ([]byte, error) {
 	return buf, nil
 }
 
-// Parse decodes one payload held in memory. The payload keeps data as Raw
-// without copying it.
+// Parse decodes one payload held in memory. The payload's raw fields (Raw,
+// ToolInput, ...) share data's memory rather than copying it.
 func Parse(data []byte) (*Payload, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, ErrEmpty
 	}
 	if trimmed[0] != '{' {
-		var v json.RawMessage
-		if err := json.Unmarshal(trimmed, &v); err != nil {
+		if err := validValue(trimmed); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
 		}
 		return nil, ErrNotObject
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &fields); err != nil {
+	p := &Payload{Raw: trimmed}
+	var ferr error
+	err := splitObject(trimmed, func(key, raw []byte) {
+		if ferr == nil {
+			ferr = p.assign(key, raw)
+		}
+	})
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
 	}
-	p := &Payload{Raw: trimmed}
-	if err := p.assign(fields); err != nil {
-		return nil, err
+	if ferr != nil {
+		return nil, ferr
 	}
 	return p, nil
 }
 
 // Field returns the raw JSON of a top-level field, known or not, or nil.
 func (p *Payload) Field(name string) json.RawMessage {
-	var all map[string]json.RawMessage
-	if json.Unmarshal(p.Raw, &all) != nil {
-		return nil
-	}
-	return all[name]
+	return member(p.Raw, name)
+}
+
+// member returns the raw value of an object's member (the last one of that
+// name, as encoding/json would), or nil.
+func member(object []byte, name string) json.RawMessage {
+	var found json.RawMessage
+	splitObject(object, func(key, raw []byte) {
+		var k string
+		if decodeString(key, &k) == nil && k == name {
+			found = raw
+		}
+	})
+	return found
 }

@@ -114,23 +114,32 @@ func isAgent(name string) bool { return name == "Agent" || name == "Task" }
 // EditedPath returns the file a file-writing tool (Edit, MultiEdit, Write,
 // NotebookEdit) is about to change, and false for every other tool.
 func (p *Payload) EditedPath() (string, bool) {
-	var v struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	}
+	var field string
 	switch p.ToolName {
 	case "Edit", "MultiEdit", "Write":
-		if json.Unmarshal(p.ToolInput, &v) != nil || v.FilePath == "" {
-			return "", false
-		}
-		return v.FilePath, true
+		field = "file_path"
 	case "NotebookEdit":
-		if json.Unmarshal(p.ToolInput, &v) != nil || v.NotebookPath == "" {
-			return "", false
-		}
-		return v.NotebookPath, true
+		field = "notebook_path"
+	default:
+		return "", false
 	}
-	return "", false
+	path, ok := p.InputString(field)
+	return path, ok && path != ""
+}
+
+// InputString returns a string field of tool_input. It is the cheap way to
+// read one field: decoding into a struct makes encoding/json build a
+// reflection cache that costs more than a whole hook run's other work.
+func (p *Payload) InputString(field string) (string, bool) {
+	raw := member(p.ToolInput, field)
+	if raw == nil {
+		return "", false
+	}
+	var s string
+	if decodeString(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // Succeeded is the PostToolUse success test (seed 002): a tool_response
