@@ -49,11 +49,15 @@ func TestAuditLog(t *testing.T) {
 		{"PreToolUse", "PreToolUse/edit", nil},
 		{"PreToolUse", "PreToolUse/write", nil},
 		{"PostToolUse", "PostToolUse/bash-success", nil},
-		{"PostToolUse", "PostToolUse/bash-failure-string", nil},
+		{"PostToolUse", "PostToolUse/bash-failure", nil},
 		{"PostToolUseFailure", "PostToolUseFailure/bash", nil},
 		{"PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": strings.Repeat("y", 5000)}},
 	}
 	for _, r := range runs {
+		if r.over == nil {
+			r.over = map[string]any{}
+		}
+		r.over["session_id"] = "abc123" // one session, one file
 		out := hooktest.Run(t, hs, root, r.event, r.fixture, r.over)
 		if strings.Contains(out.Stdout, "auditlog") {
 			t.Errorf("the audit log wrote to stdout: %q", out.Stdout)
@@ -77,7 +81,7 @@ func TestAuditLog(t *testing.T) {
 	if strings.Contains(recs[0].Target, secret) || !strings.Contains(recs[0].Target, "git push") {
 		t.Errorf("target %q: the secret must go, the command stay", recs[0].Target)
 	}
-	if recs[1].Target != "/home/user/my-project/src/app.ts" {
+	if recs[1].Target != "/tmp/tmpw6sk2trg/src/math_utils.py" {
 		t.Errorf("an Edit's target is its file: %q", recs[1].Target)
 	}
 	if s := recs[3].Success; s == nil || !*s {

@@ -80,7 +80,11 @@ func run(c *hook.Call) (hook.Result, error) {
 	if ctx.Err() == context.DeadlineExceeded {
 		why = fmt.Sprintf("the completion check %q did not finish in %s", v.String(), CheckTimeout)
 	}
-	return hook.Deny(why + "; fix what it reports before stopping. Its last lines:\n" + lastLines(out.String(), ReasonLines)), nil
+	why += "; fix what it reports before stopping."
+	if tail := lastLines(out.String(), ReasonLines); strings.TrimSpace(tail) != "" {
+		why += " Its last lines:\n" + tail
+	}
+	return hook.Deny(why), nil
 }
 
 // Words splits a command line into words: whitespace separates, single

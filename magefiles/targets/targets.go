@@ -34,8 +34,10 @@ var Local []hook.Handler
 
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
+func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
+
 func answer(ctx context.Context, event string) {
-	os.Exit(hook.Main(ctx, event, handlers(), lifecycle.Handlers(), os.Args))
+	os.Exit(hook.Main(ctx, event, handlers(), lifecycleHandlers(), os.Args))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

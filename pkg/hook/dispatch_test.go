@@ -131,7 +131,8 @@ func TestFailuresGoToTheHealthLog(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
 		t.Fatal(err)
 	}
-	if rec.Event != "PreToolUse" || rec.Handler != "panicgate" || rec.Policy != "gatekeeper" || rec.Session != "abc123" || !strings.Contains(rec.Error, "gate logic crashed") {
+	session := hooktest.Payload(t, "PreToolUse/bash", nil).SessionID
+	if rec.Event != "PreToolUse" || rec.Handler != "panicgate" || rec.Policy != "gatekeeper" || rec.Session != session || !strings.Contains(rec.Error, "gate logic crashed") {
 		t.Errorf("health record %+v", rec)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -54,6 +55,42 @@ func Fixture(t testing.TB, name string, overrides map[string]any) []byte {
 		t.Fatalf("hooktest: fixture %s: %v", name, err)
 	}
 	return out
+}
+
+// Legacy derives, from a PostToolUse fixture, the legacy shape older
+// harnesses sent: the result under tool_output with an exit_code, and no
+// tool_response. It moves fields; it never retypes a shape. A failure
+// string "Error: Exit code N ..." gives exit_code N and its text as stderr.
+func Legacy(t testing.TB, name string) []byte {
+	t.Helper()
+	var obj map[string]any
+	if err := json.Unmarshal(Fixture(t, name, nil), &obj); err != nil {
+		t.Fatal(err)
+	}
+	resp, ok := obj["tool_response"]
+	if !ok {
+		t.Fatalf("hooktest: fixture %s has no tool_response to move", name)
+	}
+	delete(obj, "tool_response")
+	out := map[string]any{}
+	switch r := resp.(type) {
+	case map[string]any:
+		for k, v := range r {
+			out[k] = v
+		}
+		out["exit_code"] = 0
+	case string:
+		code := 1
+		fmt.Sscanf(r, "Error: Exit code %d", &code)
+		out["exit_code"] = code
+		out["stderr"] = r
+	}
+	obj["tool_output"] = out
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // Payload is Fixture decoded.

@@ -97,7 +97,7 @@ func TestDecodeOddButValidInput(t *testing.T) {
 		t.Errorf("escapes: got %q", p.Prompt)
 	}
 	big := bytes.Repeat([]byte("a"), 5<<20)
-	in, _ := json.Marshal(map[string]any{"tool_response": map[string]any{"stdout": string(big)}, "hook_event_name": "PostToolUse"})
+	in := hooktest.Fixture(t, "PostToolUse/bash-success", map[string]any{"tool_response.stdout": string(big)})
 	p, err = payload.Decode(bytes.NewReader(in), 0)
 	if err != nil || len(p.ToolResponse) < 5<<20 {
 		t.Fatalf("a 5 MB payload: %v", err)
@@ -150,14 +150,14 @@ func TestSucceeded(t *testing.T) {
 		want      bool
 	}{
 		{"a Bash response object is a success", "PostToolUse/bash-success", nil, true},
+		{"a background Bash response is a success", "PostToolUse/bash-background", nil, true},
 		{"a Write response object is a success", "PostToolUse/write-success", nil, true},
+		{"an Edit response object is a success", "PostToolUse/edit-success", nil, true},
 		{"an interrupted call is a failure", "PostToolUse/bash-interrupted", nil, false},
-		{"an Error: Exit code string is a failure", "PostToolUse/bash-failure-string", nil, false},
+		{"an Error: Exit code string is a failure", "PostToolUse/bash-failure", nil, false},
+		{"a refused Write (a string) is a failure", "PostToolUse/write-failure", nil, false},
+		{"an Edit error string is a failure", "PostToolUse/edit-failure", nil, false},
 		{"no response at all is a failure", "PostToolUse/bash-success", map[string]any{"tool_response": nil}, false},
-		{"a response array is not recognised, so a failure", "PostToolUse/bash-success", map[string]any{"tool_response": []any{1}}, false},
-		{"the legacy exit_code 0 is a fallback success", "PostToolUse/bash-success", map[string]any{"tool_response": nil, "tool_output": map[string]any{"exit_code": 0}}, true},
-		{"the legacy exit_code 1 is a failure", "PostToolUse/bash-success", map[string]any{"tool_response": nil, "tool_output": map[string]any{"exit_code": 1}}, false},
-		{"the legacy field does not override a failed response", "PostToolUse/bash-failure-string", map[string]any{"tool_output": map[string]any{"exit_code": 0}}, false},
 		{"PostToolUseFailure always fails", "PostToolUseFailure/bash", nil, false},
 	}
 	for _, tt := range tests {
@@ -167,15 +167,33 @@ func TestSucceeded(t *testing.T) {
 			}
 		})
 	}
+	for fixture, want := range map[string]bool{"PostToolUse/bash-success": true, "PostToolUse/bash-failure": false} {
+		p, err := payload.Parse(hooktest.Legacy(t, fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Succeeded(); got != want {
+			t.Errorf("the legacy shape of %s: Succeeded() = %v, want %v", fixture, got, want)
+		}
+	}
+	// A response that is present decides, whatever a legacy field says.
+	mixed := hooktest.Payload(t, "PostToolUse/bash-failure", nil)
+	mixed.ToolOutput = hooktest.Payload(t, "PostToolUse/bash-success", nil).ToolResponse
+	if mixed.Succeeded() {
+		t.Error("the legacy fallback overrode a failed tool_response")
+	}
 }
 
 func TestTypedToolInput(t *testing.T) {
 	bash, err := payload.Input[payload.Bash](hooktest.Payload(t, "PreToolUse/bash", nil))
-	if err != nil || bash.Command != "npm test" || bash.Timeout != 120000 {
+	if err != nil || !strings.HasPrefix(bash.Command, "chmod +x ") || bash.Description == "" {
 		t.Errorf("Bash input %+v, %v", bash, err)
 	}
+	if cmd, ok := hooktest.Payload(t, "PreToolUse/bash", nil).InputString("command"); !ok || cmd != bash.Command {
+		t.Errorf("InputString(command) = %q, %v", cmd, ok)
+	}
 	me, err := payload.Input[payload.MultiEdit](hooktest.Payload(t, "PreToolUse/multiedit", nil))
-	if err != nil || len(me.Edits) != 2 || !me.Edits[1].ReplaceAll {
+	if err != nil || len(me.Edits) == 0 || me.Edits[0].OldString == "" || !strings.HasSuffix(me.FilePath, ".md") {
 		t.Errorf("MultiEdit input %+v, %v", me, err)
 	}
 	grep, err := payload.Input[payload.Grep](hooktest.Payload(t, "PreToolUse/grep", nil))
@@ -190,9 +208,9 @@ func TestTypedToolInput(t *testing.T) {
 		t.Error("a payload without tool_input should be an error")
 	}
 	paths := map[string]string{
-		"PreToolUse/edit":         "/home/user/my-project/src/app.ts",
-		"PreToolUse/write":        "/home/user/my-project/notes.md",
-		"PreToolUse/multiedit":    "/home/user/my-project/src/app.ts",
+		"PreToolUse/edit":         "/tmp/tmpw6sk2trg/src/math_utils.py",
+		"PreToolUse/write":        "/tmp/tmp74wiyiny/hello.sh",
+		"PreToolUse/multiedit":    me.FilePath,
 		"PreToolUse/notebookedit": "/home/user/my-project/analysis.ipynb",
 		"PreToolUse/bash":         "",
 		"PreToolUse/read":         "",
