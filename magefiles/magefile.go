@@ -25,6 +25,35 @@ func Test() error {
 	return sh.RunV("go", "test", "./...")
 }
 
+// Bench times the hook binary against a bare Go program and a bash+jq hook
+// (go run ./internal/bench) and prints the table docs/performance.md keeps.
+func Bench() error {
+	return sh.RunV("go", "run", "./internal/bench")
+}
+
+// Fuzz runs every fuzz target for a short budget each (FUZZTIME, default
+// 20s); the seed corpora also run as ordinary tests.
+func Fuzz() error {
+	budget := os.Getenv("FUZZTIME")
+	if budget == "" {
+		budget = "20s"
+	}
+	targets := []struct{ pkg, name string }{
+		{"./pkg/payload", "FuzzScan"},
+		{"./pkg/payload", "FuzzParse"},
+		{"./pkg/hook", "FuzzDispatch"},
+		{"./pkg/settings", "FuzzInstall"},
+		{"./pkg/toolingrc", "FuzzParse"},
+		{"./pkg/gitcmd", "FuzzAnalyze"},
+	}
+	for _, t := range targets {
+		if err := sh.RunV("go", "test", "-run=^$", "-fuzz=^"+t.name+"$", "-fuzztime="+budget, t.pkg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Lint runs gofmt, go vet and the go mod tidy check, as CI does.
 func Lint() error {
 	root, err := os.Getwd()

@@ -218,3 +218,12 @@ func FuzzAnalyze(f *testing.F) {
 		gitcmd.Analyze(cmd, "/repo", "/home/u") // must not panic or hang
 	})
 }
+
+func BenchmarkAnalyze(b *testing.B) {
+	cmd := "cd /repo/sub && go test ./... 2>&1 | tail -n 40 && git add -A && git commit -m \"$(cat <<'EOF'\nfix: handle it\nEOF\n)\" && git push origin HEAD"
+	for b.Loop() {
+		if _, err := gitcmd.Analyze(cmd, "/repo", "/home/u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

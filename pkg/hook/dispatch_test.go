@@ -2,6 +2,7 @@ package hook_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -317,4 +318,36 @@ func TestExtraArgs(t *testing.T) {
 			t.Errorf("ExtraArgs(%q) = %q, want %q", tt.args, got, tt.want)
 		}
 	}
+}
+
+// FuzzDispatch feeds arbitrary stdin to every event with a gate and an
+// observer enabled: the dispatcher never panics, and its exit code is
+// always one the contract allows.
+func FuzzDispatch(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(hooktest.Dir, "*", "*.json"))
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(filepath.Base(filepath.Dir(file)), data)
+	}
+	f.Add("PreToolUse", []byte(`{"tool_name":7}`))
+	f.Add("Stop", []byte(`[[[[`))
+	root := hooktest.Checkout(f, enable("nobash", "ctxa", "stopblock")...)
+	f.Fuzz(func(t *testing.T, event string, stdin []byte) {
+		if _, ok := hook.Lookup(event); !ok {
+			event = "PreToolUse"
+		}
+		var stdout, stderr bytes.Buffer
+		d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return root, nil }, Cap: 1 << 20}
+		code := d.Dispatch(context.Background(), event)
+		if code < 0 || code > 3 {
+			t.Fatalf("exit %d", code)
+		}
+		if out := stdout.Bytes(); len(out) > 0 && out[0] == '{' {
+			var v map[string]any
+			if json.Unmarshal(out, &v) != nil {
+				t.Fatalf("stdout is not one JSON object: %q", out)
+			}
+		}
+	})
 }

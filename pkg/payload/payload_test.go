@@ -225,3 +225,23 @@ func TestTypedToolInput(t *testing.T) {
 		t.Error("Task is the old name of Agent")
 	}
 }
+
+func BenchmarkParse(b *testing.B) {
+	data := hooktest.Fixture(b, "PreToolUse/bash", nil)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := payload.Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParse5MB(b *testing.B) {
+	data := hooktest.Fixture(b, "PostToolUse/bash-success", map[string]any{"tool_response.stdout": strings.Repeat("ok  \texample.com/x\t0.01s\n", 5<<20/26)})
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := payload.Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -16,6 +16,8 @@ type Installer struct {
 	// os.UserHomeDir.
 	Home   string
 	DryRun bool
+	// Keep is how many backups to keep (default 10).
+	Keep int
 }
 
 // Path is the settings file the installer edits.
@@ -60,6 +62,7 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Edit:         edit,
 		BackupDir:    filepath.Join(state.Abs(), "backups"),
 		BackupPrefix: BackupPrefix(string(in.Scope), path),
+		Keep:         in.Keep,
 		DryRun:       in.DryRun,
 	}.Run()
 }

@@ -42,7 +42,7 @@ const foreign = `{
 }
 `
 
-func checkout(t *testing.T, lines ...string) *toolingrc.Config {
+func checkout(t testing.TB, lines ...string) *toolingrc.Config {
 	t.Helper()
 	root := hooktest.Checkout(t, lines...)
 	cfg, err := toolingrc.Discover(root)
@@ -466,4 +466,49 @@ func TestUnifiedDiff(t *testing.T) {
 	if settings.UnifiedDiff("f", []byte(a), []byte(a)) != "" {
 		t.Error("equal inputs have a diff")
 	}
+}
+
+// FuzzInstall checks the settings merge on arbitrary files: install after
+// install is byte-identical; uninstall after install keeps every foreign
+// top-level key and value; an input that does not parse is refused, never
+// written.
+func FuzzInstall(f *testing.F) {
+	f.Add([]byte(foreign))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]},"a":1.0}`))
+	f.Add([]byte(`{"hooks":[]}`))
+	f.Add([]byte(`{"a":"\u00e9","b":[1,2,{"c":null}],"worktree":{"baseRef":"fresh"}}`))
+	cfg := checkout(f, "hook.enable bashgate")
+	entries, _ := settings.Entries(cfg, handlers, settings.Project)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		once, err := settings.Install(data, entries, cfg.Root())
+		if err != nil {
+			if _, perr := settings.Parse(data); perr == nil {
+				if _, _, lerr := settings.Load(data); lerr == nil {
+					t.Fatalf("install refused a file Load accepts: %v", err)
+				}
+			}
+			return
+		}
+		twice, err := settings.Install(once, entries, cfg.Root())
+		if err != nil || !bytes.Equal(once, twice) {
+			t.Fatalf("install is not idempotent: %v\n%s", err, settings.UnifiedDiff("x", once, twice))
+		}
+		back, err := settings.Uninstall(once, cfg.Root())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after map[string]any
+		if json.Unmarshal(data, &before) != nil || json.Unmarshal(back, &after) != nil {
+			return
+		}
+		for k, v := range before {
+			if k == "hooks" || k == "worktree" {
+				continue
+			}
+			if !reflect.DeepEqual(after[k], v) {
+				t.Fatalf("uninstall after install lost or changed %q: %v -> %v", k, v, after[k])
+			}
+		}
+	})
 }

@@ -157,3 +157,25 @@ func TestBadValues(t *testing.T) {
 		t.Errorf("good values and unknown keys: %v", err)
 	}
 }
+
+// FuzzParse: any file either parses or gives a configuration error that
+// names the file; the values of known keys never panic the checks.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("hook.enable a\n# c\nwiki.dir Wiki # x\n"))
+	f.Add([]byte("hook.binary\n"))
+	f.Add([]byte("wiki.origin file:///x\x00\n\r\nstate.dir ../x"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := toolingrc.Parse("fuzz/.toolingrc", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz/.toolingrc") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		cfg := &toolingrc.Config{Start: "fuzz", Files: []toolingrc.File{file}}
+		cfg.Validate()
+		for _, e := range file.Entries {
+			cfg.Get(e.Key)
+		}
+	})
+}
