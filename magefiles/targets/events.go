@@ -4,95 +4,95 @@ package targets
 
 import "context"
 
-// ConfigChange answers Claude Code's ConfigChange event: the payload on stdin, the answer on stdout.
-func (Hook) ConfigChange(ctx context.Context) { answer(ctx, "ConfigChange") }
+// ConfigChange answers the ConfigChange event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) ConfigChange(ctx context.Context, harness *string) { answer(ctx, "ConfigChange", harness) }
 
-// CwdChanged answers Claude Code's CwdChanged event: the payload on stdin, the answer on stdout.
-func (Hook) CwdChanged(ctx context.Context) { answer(ctx, "CwdChanged") }
+// CwdChanged answers the CwdChanged event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) CwdChanged(ctx context.Context, harness *string) { answer(ctx, "CwdChanged", harness) }
 
-// DirectoryAdded answers Claude Code's DirectoryAdded event: the payload on stdin, the answer on stdout.
-func (Hook) DirectoryAdded(ctx context.Context) { answer(ctx, "DirectoryAdded") }
+// DirectoryAdded answers the DirectoryAdded event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) DirectoryAdded(ctx context.Context, harness *string) { answer(ctx, "DirectoryAdded", harness) }
 
-// Elicitation answers Claude Code's Elicitation event: the payload on stdin, the answer on stdout.
-func (Hook) Elicitation(ctx context.Context) { answer(ctx, "Elicitation") }
+// Elicitation answers the Elicitation event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) Elicitation(ctx context.Context, harness *string) { answer(ctx, "Elicitation", harness) }
 
-// ElicitationResult answers Claude Code's ElicitationResult event: the payload on stdin, the answer on stdout.
-func (Hook) ElicitationResult(ctx context.Context) { answer(ctx, "ElicitationResult") }
+// ElicitationResult answers the ElicitationResult event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) ElicitationResult(ctx context.Context, harness *string) { answer(ctx, "ElicitationResult", harness) }
 
-// FileChanged answers Claude Code's FileChanged event: the payload on stdin, the answer on stdout.
-func (Hook) FileChanged(ctx context.Context) { answer(ctx, "FileChanged") }
+// FileChanged answers the FileChanged event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) FileChanged(ctx context.Context, harness *string) { answer(ctx, "FileChanged", harness) }
 
-// InstructionsLoaded answers Claude Code's InstructionsLoaded event: the payload on stdin, the answer on stdout.
-func (Hook) InstructionsLoaded(ctx context.Context) { answer(ctx, "InstructionsLoaded") }
+// InstructionsLoaded answers the InstructionsLoaded event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) InstructionsLoaded(ctx context.Context, harness *string) { answer(ctx, "InstructionsLoaded", harness) }
 
-// MessageDisplay answers Claude Code's MessageDisplay event: the payload on stdin, the answer on stdout.
-func (Hook) MessageDisplay(ctx context.Context) { answer(ctx, "MessageDisplay") }
+// MessageDisplay answers the MessageDisplay event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) MessageDisplay(ctx context.Context, harness *string) { answer(ctx, "MessageDisplay", harness) }
 
-// Notification answers Claude Code's Notification event: the payload on stdin, the answer on stdout.
-func (Hook) Notification(ctx context.Context) { answer(ctx, "Notification") }
+// Notification answers the Notification event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) Notification(ctx context.Context, harness *string) { answer(ctx, "Notification", harness) }
 
-// PermissionDenied answers Claude Code's PermissionDenied event: the payload on stdin, the answer on stdout.
-func (Hook) PermissionDenied(ctx context.Context) { answer(ctx, "PermissionDenied") }
+// PermissionDenied answers the PermissionDenied event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PermissionDenied(ctx context.Context, harness *string) { answer(ctx, "PermissionDenied", harness) }
 
-// PermissionRequest answers Claude Code's PermissionRequest event: the payload on stdin, the answer on stdout.
-func (Hook) PermissionRequest(ctx context.Context) { answer(ctx, "PermissionRequest") }
+// PermissionRequest answers the PermissionRequest event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PermissionRequest(ctx context.Context, harness *string) { answer(ctx, "PermissionRequest", harness) }
 
-// PostCompact answers Claude Code's PostCompact event: the payload on stdin, the answer on stdout.
-func (Hook) PostCompact(ctx context.Context) { answer(ctx, "PostCompact") }
+// PostCompact answers the PostCompact event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PostCompact(ctx context.Context, harness *string) { answer(ctx, "PostCompact", harness) }
 
-// PostToolBatch answers Claude Code's PostToolBatch event: the payload on stdin, the answer on stdout.
-func (Hook) PostToolBatch(ctx context.Context) { answer(ctx, "PostToolBatch") }
+// PostToolBatch answers the PostToolBatch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PostToolBatch(ctx context.Context, harness *string) { answer(ctx, "PostToolBatch", harness) }
 
-// PostToolUse answers Claude Code's PostToolUse event: the payload on stdin, the answer on stdout.
-func (Hook) PostToolUse(ctx context.Context) { answer(ctx, "PostToolUse") }
+// PostToolUse answers the PostToolUse event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PostToolUse(ctx context.Context, harness *string) { answer(ctx, "PostToolUse", harness) }
 
-// PostToolUseFailure answers Claude Code's PostToolUseFailure event: the payload on stdin, the answer on stdout.
-func (Hook) PostToolUseFailure(ctx context.Context) { answer(ctx, "PostToolUseFailure") }
+// PostToolUseFailure answers the PostToolUseFailure event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PostToolUseFailure(ctx context.Context, harness *string) { answer(ctx, "PostToolUseFailure", harness) }
 
-// PreCompact answers Claude Code's PreCompact event: the payload on stdin, the answer on stdout.
-func (Hook) PreCompact(ctx context.Context) { answer(ctx, "PreCompact") }
+// PreCompact answers the PreCompact event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PreCompact(ctx context.Context, harness *string) { answer(ctx, "PreCompact", harness) }
 
-// PreToolUse answers Claude Code's PreToolUse event: the payload on stdin, the answer on stdout.
-func (Hook) PreToolUse(ctx context.Context) { answer(ctx, "PreToolUse") }
+// PreToolUse answers the PreToolUse event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PreToolUse(ctx context.Context, harness *string) { answer(ctx, "PreToolUse", harness) }
 
-// SessionEnd answers Claude Code's SessionEnd event: the payload on stdin, the answer on stdout.
-func (Hook) SessionEnd(ctx context.Context) { answer(ctx, "SessionEnd") }
+// SessionEnd answers the SessionEnd event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) SessionEnd(ctx context.Context, harness *string) { answer(ctx, "SessionEnd", harness) }
 
-// SessionStart answers Claude Code's SessionStart event: the payload on stdin, the answer on stdout.
-func (Hook) SessionStart(ctx context.Context) { answer(ctx, "SessionStart") }
+// SessionStart answers the SessionStart event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) SessionStart(ctx context.Context, harness *string) { answer(ctx, "SessionStart", harness) }
 
-// Setup answers Claude Code's Setup event: the payload on stdin, the answer on stdout.
-func (Hook) Setup(ctx context.Context) { answer(ctx, "Setup") }
+// Setup answers the Setup event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) Setup(ctx context.Context, harness *string) { answer(ctx, "Setup", harness) }
 
-// Stop answers Claude Code's Stop event: the payload on stdin, the answer on stdout.
-func (Hook) Stop(ctx context.Context) { answer(ctx, "Stop") }
+// Stop answers the Stop event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) Stop(ctx context.Context, harness *string) { answer(ctx, "Stop", harness) }
 
-// StopFailure answers Claude Code's StopFailure event: the payload on stdin, the answer on stdout.
-func (Hook) StopFailure(ctx context.Context) { answer(ctx, "StopFailure") }
+// StopFailure answers the StopFailure event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) StopFailure(ctx context.Context, harness *string) { answer(ctx, "StopFailure", harness) }
 
-// SubagentStart answers Claude Code's SubagentStart event: the payload on stdin, the answer on stdout.
-func (Hook) SubagentStart(ctx context.Context) { answer(ctx, "SubagentStart") }
+// SubagentStart answers the SubagentStart event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) SubagentStart(ctx context.Context, harness *string) { answer(ctx, "SubagentStart", harness) }
 
-// SubagentStop answers Claude Code's SubagentStop event: the payload on stdin, the answer on stdout.
-func (Hook) SubagentStop(ctx context.Context) { answer(ctx, "SubagentStop") }
+// SubagentStop answers the SubagentStop event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) SubagentStop(ctx context.Context, harness *string) { answer(ctx, "SubagentStop", harness) }
 
-// TaskCompleted answers Claude Code's TaskCompleted event: the payload on stdin, the answer on stdout.
-func (Hook) TaskCompleted(ctx context.Context) { answer(ctx, "TaskCompleted") }
+// TaskCompleted answers the TaskCompleted event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) TaskCompleted(ctx context.Context, harness *string) { answer(ctx, "TaskCompleted", harness) }
 
-// TaskCreated answers Claude Code's TaskCreated event: the payload on stdin, the answer on stdout.
-func (Hook) TaskCreated(ctx context.Context) { answer(ctx, "TaskCreated") }
+// TaskCreated answers the TaskCreated event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) TaskCreated(ctx context.Context, harness *string) { answer(ctx, "TaskCreated", harness) }
 
-// TeammateIdle answers Claude Code's TeammateIdle event: the payload on stdin, the answer on stdout.
-func (Hook) TeammateIdle(ctx context.Context) { answer(ctx, "TeammateIdle") }
+// TeammateIdle answers the TeammateIdle event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) TeammateIdle(ctx context.Context, harness *string) { answer(ctx, "TeammateIdle", harness) }
 
-// UserPromptExpansion answers Claude Code's UserPromptExpansion event: the payload on stdin, the answer on stdout.
-func (Hook) UserPromptExpansion(ctx context.Context) { answer(ctx, "UserPromptExpansion") }
+// UserPromptExpansion answers the UserPromptExpansion event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) UserPromptExpansion(ctx context.Context, harness *string) { answer(ctx, "UserPromptExpansion", harness) }
 
-// UserPromptSubmit answers Claude Code's UserPromptSubmit event: the payload on stdin, the answer on stdout.
-func (Hook) UserPromptSubmit(ctx context.Context) { answer(ctx, "UserPromptSubmit") }
+// UserPromptSubmit answers the UserPromptSubmit event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) UserPromptSubmit(ctx context.Context, harness *string) { answer(ctx, "UserPromptSubmit", harness) }
 
-// WorktreeCreate answers Claude Code's WorktreeCreate event: the payload on stdin, the answer on stdout.
-func (Hook) WorktreeCreate(ctx context.Context) { answer(ctx, "WorktreeCreate") }
+// WorktreeCreate answers the WorktreeCreate event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) WorktreeCreate(ctx context.Context, harness *string) { answer(ctx, "WorktreeCreate", harness) }
 
-// WorktreeRemove answers Claude Code's WorktreeRemove event: the payload on stdin, the answer on stdout.
-func (Hook) WorktreeRemove(ctx context.Context) { answer(ctx, "WorktreeRemove") }
+// WorktreeRemove answers the WorktreeRemove event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) WorktreeRemove(ctx context.Context, harness *string) { answer(ctx, "WorktreeRemove", harness) }

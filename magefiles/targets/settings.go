@@ -15,21 +15,24 @@ import (
 )
 
 // Install builds the hook binary (in a checkout with magefiles) and writes
-// this checkout's hook entries into Claude Code's settings, keeping every
-// foreign key and hook. -scope=project (.claude/settings.json, the
+// this checkout's hook entries into the agent's configuration, keeping
+// every foreign key and hook. -scope=project (.claude/settings.json, the
 // default), local (.claude/settings.local.json) or user
-// (~/.claude/settings.json); -dryrun prints the diff and writes nothing;
-// -githook also installs the git commit-msg hook (hooks/commitmsg) into the
-// hooks directory git uses, chaining into an existing one.
-func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool) {
-	in := installer(scope, dryrun)
-	root := in.Config.Root()
-	bin, err := in.Config.Get(toolingrc.KeyHookBinary)
+// (~/.claude/settings.json); -harness=claude (the default), codex,
+// copilot, cursor, gemini, opencode or all; -dryrun prints the diff and
+// writes nothing; -githook also installs the git commit-msg hook
+// (hooks/commitmsg) into the hooks directory git uses, chaining into an
+// existing one.
+func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
+	ins := installers(scope, dryrun, harness)
+	cfg := ins[0].Config
+	root := cfg.Root()
+	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
 		fail(hook.ExitConfig, err)
 	}
 	switch {
-	case in.DryRun:
+	case ins[0].DryRun:
 	case buildinfo.HasMagefiles(root):
 		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
 			fail(hook.ExitFail, err)
@@ -39,9 +42,11 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
 		}
 	}
-	out, err := in.Install()
-	report(out, err, in.DryRun)
-	if githook != nil && *githook && !in.DryRun {
+	for _, in := range ins {
+		out, err := in.Install()
+		report(out, err, in.DryRun)
+	}
+	if githook != nil && *githook && !ins[0].DryRun {
 		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
 		if err != nil {
 			fail(hook.ExitFail, err)
@@ -52,21 +57,25 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	}
 }
 
-// Uninstall removes this checkout's hook entries from Claude Code's
-// settings, and the groups and event keys that leaves empty; everything
-// else stays. Takes -scope, -dryrun and -githook as install does.
-func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook *bool) {
-	in := installer(scope, dryrun)
-	out, err := in.Uninstall()
-	report(out, err, in.DryRun)
-	if githook != nil && *githook && !in.DryRun {
-		if _, _, err := commitmsg.Uninstall(ctx, in.Config.Root()); err != nil {
+// Uninstall removes this checkout's hook entries from the agent's
+// configuration, and the groups and event keys that leaves empty;
+// everything else stays. Takes -scope, -harness, -dryrun and -githook as
+// install does.
+func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
+	ins := installers(scope, dryrun, harness)
+	for _, in := range ins {
+		out, err := in.Uninstall()
+		report(out, err, in.DryRun)
+	}
+	if githook != nil && *githook && !ins[0].DryRun {
+		if _, _, err := commitmsg.Uninstall(ctx, ins[0].Config.Root()); err != nil {
 			fail(hook.ExitFail, err)
 		}
 	}
 }
 
-func installer(scope *string, dryrun *bool) settings.Installer {
+// installers resolves the options: one installer per harness named.
+func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
 	cfg, err := toolingrc.Discover(startDir())
 	if err != nil {
 		fail(hook.ExitConfig, err)
@@ -75,7 +84,25 @@ func installer(scope *string, dryrun *bool) settings.Installer {
 	if err != nil {
 		fail(hook.ExitBlock, err)
 	}
-	return settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, DryRun: dryrun != nil && *dryrun}
+	var hs []hook.Harness
+	switch name := deref(harness); name {
+	case "all":
+		hs = hook.Harnesses()
+	default:
+		h, ok := hook.LookupHarness(name)
+		if !ok {
+			fail(hook.ExitBlock, fmt.Errorf("unknown harness %q; use claude, codex, copilot, cursor, gemini, opencode or all", name))
+		}
+		hs = []hook.Harness{h}
+	}
+	var out []settings.Installer
+	for _, h := range hs {
+		if h.Name != "claude" && s != settings.Project {
+			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h.Name)))
+		}
+		out = append(out, settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
+	}
+	return out
 }
 
 func report(out settings.Outcome, err error, dryRun bool) {

@@ -36,8 +36,8 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
-func answer(ctx context.Context, event string) {
-	os.Exit(hook.Main(ctx, event, handlers(), lifecycleHandlers(), os.Args))
+func answer(ctx context.Context, event string, harness *string) {
+	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

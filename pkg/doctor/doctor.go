@@ -223,6 +223,74 @@ func (d *doctor) checkSettings() {
 	for _, f := range files {
 		d.checkFile(f)
 	}
+	d.checkHarnesses()
+}
+
+// checkHarnesses compares each other harness's configuration, when the
+// checkout has one, with what hook:install -harness writes.
+func (d *doctor) checkHarnesses() {
+	root := d.cfg.Root()
+	for _, h := range hook.Harnesses() {
+		if h.Name == "claude" {
+			continue
+		}
+		path := filepath.Join(root, settings.HarnessFile(h.Name))
+		check := "harness " + h.Name
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			d.add(Skip, check, path, "%s is absent", path)
+			continue
+		}
+		if err != nil {
+			d.add(Problem, check, path, "%v", err)
+			continue
+		}
+		if h.Name == "opencode" {
+			bin, _ := d.cfg.Get(toolingrc.KeyHookBinary)
+			if drift := settings.OpenCodeDrift(data, bin.String()); drift != "" {
+				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=opencode", path, drift)
+			} else {
+				d.add(OK, check, path, "%s is the plugin install writes", path)
+			}
+			continue
+		}
+		want, err := settings.EntriesFor(d.cfg, d.Handlers, h)
+		if err != nil {
+			d.add(Problem, check, path, "%v", err)
+			continue
+		}
+		got, err := settings.OwnedEntries(data, h)
+		if err != nil {
+			d.add(Problem, check, path, "%s: %v", path, err)
+			continue
+		}
+		var problems []string
+		for _, w := range want {
+			found := false
+			for _, g := range got {
+				if g.Native == w.Native && g.Command == w.Command && g.Matcher == w.Matcher && g.Timeout == w.Timeout {
+					found = true
+				}
+			}
+			if !found {
+				problems = append(problems, w.Native+" absent or different")
+			}
+		}
+		for _, g := range got {
+			declared := false
+			for _, w := range want {
+				declared = declared || (g.Native == w.Native && g.Command == w.Command)
+			}
+			if !declared {
+				problems = append(problems, g.Native+" installed but not declared")
+			}
+		}
+		if len(problems) > 0 {
+			d.add(Problem, check, path, "%s differs from hook install -harness=%s: %s", path, h.Name, strings.Join(problems, "; "))
+		} else {
+			d.add(OK, check, path, "%d entries installed", len(want))
+		}
+	}
 }
 
 // checkEntries compares, event by event, what install would write with
@@ -303,7 +371,7 @@ func ours(hooks *settings.Object, event string, root string) []settings.Entry {
 			if !ok || !settings.IsOurs(obj, root) {
 				continue
 			}
-			e := settings.Entry{Event: event, Matcher: m}
+			e := settings.Entry{Event: event, Native: event, Matcher: m}
 			cmd, _ := obj.Get("command")
 			e.Command, _ = cmd.(string)
 			if t, ok := obj.Get("timeout"); ok {

@@ -47,8 +47,9 @@ type Dispatcher struct {
 	Now func() time.Time
 	// Cap is the payload size limit; 0 means payload.DefaultCap.
 	Cap int64
-	// Dialect is the output shape.
-	Dialect Dialect
+	// Harness is the agent whose payload comes in and whose dialect goes
+	// out; the zero value is Claude Code.
+	Harness Harness
 }
 
 // Dispatch answers the event named by its wire name and returns the exit code.
@@ -60,7 +61,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		return ExitBlock
 	}
 
-	p, perr := payload.Decode(d.Stdin, d.Cap)
+	p, perr := d.decode(ev)
 	if perr == nil && ev.Lifecycle && p.AgentID != "" {
 		return ExitOK // a sub-agent's session and worktree events change nothing
 	}
@@ -147,7 +148,21 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
 		return d.failClosed(ev, reason)
 	}
-	return d.write(Render(ev, merged, d.Dialect))
+	return d.write(RenderFor(ev, merged, d.Harness))
+}
+
+// decode reads the payload and maps a harness's shape onto Claude Code's.
+func (d *Dispatcher) decode(ev Event) (*payload.Payload, error) {
+	data, err := payload.ReadAll(d.Stdin, d.Cap)
+	if err != nil {
+		return nil, err
+	}
+	if d.Harness.Name != "" && d.Harness.Name != "claude" {
+		if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
+			return nil, err
+		}
+	}
+	return payload.Parse(data)
 }
 
 func (d *Dispatcher) defaults() {
@@ -168,6 +183,9 @@ func (d *Dispatcher) defaults() {
 	}
 	if d.Stderr == nil {
 		d.Stderr = io.Discard
+	}
+	if d.Harness.Name == "" {
+		d.Harness, _ = LookupHarness("claude")
 	}
 }
 
@@ -294,7 +312,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, perr error) int
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(Render(ev, Deny(reason), d.Dialect))
+		return d.write(RenderFor(ev, Deny(reason), d.Harness))
 	}
 	fmt.Fprintln(d.Stderr, reason)
 	return ExitBlock

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -172,15 +173,19 @@ func Render(ev Event, r Result, d Dialect) Answer {
 	if len(top) == 0 {
 		return a
 	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		// Only a RawMessage a handler built by hand can fail here.
-		a.Code = 1
-		a.Stderr = append(a.Stderr, "magehook: "+ev.Name+": cannot encode the answer: "+err.Error())
-		return a
+	return marshalAnswer(ev, top, a)
+}
+
+// encode writes v as one line of JSON, without escaping <, > and & (the
+// reasons name things like <name>, and the model reads them).
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	a.Stdout = append(out, '\n')
-	return a
+	return b.Bytes(), nil
 }
 
 // flattenCopilot moves the event-specific fields to the top level under

@@ -30,6 +30,31 @@ var Dir = func() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "payloads")
 }()
 
+// HarnessDir holds other harnesses' payloads: testdata/harness.
+var HarnessDir = filepath.Join(Dir, "..", "harness")
+
+// HarnessFixture returns a payload of another harness ("cursor/stop") with
+// top-level overrides applied.
+func HarnessFixture(t testing.TB, name string, overrides map[string]any) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(HarnessDir, filepath.FromSlash(name)+".json"))
+	if err != nil {
+		t.Fatalf("hooktest: harness fixture %s: %v", name, err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range overrides {
+		obj[k] = v
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Fixture returns the bytes of fixture name ("PreToolUse/bash") with the
 // overrides applied.
 func Fixture(t testing.TB, name string, overrides map[string]any) []byte {
@@ -160,9 +185,21 @@ var Clock = time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
 // RunBytes dispatches raw stdin bytes.
 func RunBytes(t testing.TB, handlers []hook.Handler, event string, stdin []byte) Outcome {
 	t.Helper()
+	return RunHarness(t, handlers, "claude", event, stdin)
+}
+
+// RunHarness dispatches raw stdin bytes as the hook binary does for a
+// harness (-harness=name).
+func RunHarness(t testing.TB, handlers []hook.Handler, harness, event string, stdin []byte) Outcome {
+	t.Helper()
+	h, ok := hook.LookupHarness(harness)
+	if !ok {
+		t.Fatalf("hooktest: no harness %q", harness)
+	}
 	var stdout, stderr bytes.Buffer
 	d := &hook.Dispatcher{
 		Handlers: handlers,
+		Harness:  h,
 		Stdin:    bytes.NewReader(stdin),
 		Stdout:   &stdout,
 		Stderr:   &stderr,

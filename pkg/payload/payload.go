@@ -110,6 +110,16 @@ var (
 // and decodes one JSON object. The error wraps one of the Err values above,
 // or describes a field with the wrong JSON type.
 func Decode(r io.Reader, limit int64) (*Payload, error) {
+	data, err := ReadAll(r, limit)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}
+
+// ReadAll reads r to EOF, at most limit bytes (DefaultCap when limit <= 0);
+// more is ErrTooLarge.
+func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultCap
 	}
@@ -120,7 +130,7 @@ func Decode(r io.Reader, limit int64) (*Payload, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, limit)
 	}
-	return Parse(data)
+	return data, nil
 }
 
 // readAll reads to EOF or max bytes. A typical payload fits the first

@@ -70,7 +70,10 @@ func (s Scope) Path(root, home string) string {
 // Entry is one hook entry magehook installs: a matcher group holding one
 // command handler.
 type Entry struct {
-	Event   string
+	Event string
+	// Native is the harness's name for the event (the settings key); for
+	// Claude Code it is Event.
+	Native  string
 	Matcher string // empty: the group has no matcher
 	Command string
 	Timeout int // seconds
@@ -128,7 +131,7 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 				timeout = h.Timeout
 			}
 		}
-		e := Entry{Event: name, Command: prefix + " hook:" + ev.Target, Timeout: timeout}
+		e := Entry{Event: name, Native: name, Command: prefix + " hook:" + ev.Target, Timeout: timeout}
 		if ev.MatcherField != "" && !fixed {
 			e.Matcher = coverMatchers(hs)
 		}

@@ -7,11 +7,15 @@ import (
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
-// Installer writes or removes a checkout's entries in one scope's file.
+// Installer writes or removes a checkout's entries in one scope's file, or
+// in another harness's configuration.
 type Installer struct {
 	Config   *toolingrc.Config
 	Handlers []hook.Handler
 	Scope    Scope
+	// Harness is the agent to configure; the zero value is Claude Code.
+	// The other harnesses have one, project, file each.
+	Harness hook.Harness
 	// Home is the user's home directory, for the user scope; empty means
 	// os.UserHomeDir.
 	Home   string
@@ -20,8 +24,13 @@ type Installer struct {
 	Keep int
 }
 
+func (in Installer) claude() bool { return in.Harness.Name == "" || in.Harness.Name == "claude" }
+
 // Path is the settings file the installer edits.
 func (in Installer) Path() string {
+	if !in.claude() {
+		return filepath.Join(in.Config.Root(), HarnessFile(in.Harness.Name))
+	}
 	h := in.Home
 	if h == "" {
 		h = home()
@@ -29,23 +38,42 @@ func (in Installer) Path() string {
 	return in.Scope.Path(in.Config.Root(), h)
 }
 
-// Install writes the entries (see Entries) into the scope's file.
+// Install writes the entries (see Entries and EntriesFor) into the file.
 func (in Installer) Install() (Outcome, error) {
+	root := in.Config.Root()
+	if !in.claude() {
+		if in.Harness.Name == "opencode" {
+			bin, err := in.Config.Get(toolingrc.KeyHookBinary)
+			if err != nil {
+				return Outcome{}, err
+			}
+			return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, bin.String(), true) })
+		}
+		entries, err := EntriesFor(in.Config, in.Handlers, in.Harness)
+		if err != nil {
+			return Outcome{}, err
+		}
+		return in.rewrite(func(old []byte) ([]byte, error) { return InstallHarness(old, in.Harness, entries) })
+	}
 	entries, err := Entries(in.Config, in.Handlers, in.Scope)
 	if err != nil {
 		return Outcome{}, err
 	}
-	root := in.Config.Root()
 	return in.rewrite(func(old []byte) ([]byte, error) { return Install(old, entries, root) })
 }
 
-// Uninstall removes magehook's entries from the scope's file. A file that
-// does not exist is left absent.
+// Uninstall removes magehook's entries from the file. A file that does not
+// exist is left absent.
 func (in Installer) Uninstall() (Outcome, error) {
 	root := in.Config.Root()
 	return in.rewrite(func(old []byte) ([]byte, error) {
-		if old == nil {
+		switch {
+		case old == nil:
 			return nil, nil
+		case in.Harness.Name == "opencode":
+			return EditOpenCodePlugin(old, "", false)
+		case !in.claude():
+			return UninstallHarness(old, in.Harness)
 		}
 		return Uninstall(old, root)
 	})
@@ -61,8 +89,15 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Path:         path,
 		Edit:         edit,
 		BackupDir:    filepath.Join(state.Abs(), "backups"),
-		BackupPrefix: BackupPrefix(string(in.Scope), path),
+		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
 		DryRun:       in.DryRun,
 	}.Run()
+}
+
+func (in Installer) backupName() string {
+	if in.claude() {
+		return string(in.Scope)
+	}
+	return in.Harness.Name
 }

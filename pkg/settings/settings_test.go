@@ -512,3 +512,84 @@ func FuzzInstall(f *testing.F) {
 		}
 	})
 }
+
+func TestHarnessInstalls(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
+	for _, h := range hook.Harnesses() {
+		if h.Name == "claude" {
+			continue
+		}
+		in := settings.Installer{Config: cfg, Handlers: handlers, Harness: h}
+		foreignDoc := `{"keep": {"x": 1.50}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}`
+		switch h.Name {
+		case "copilot", "cursor":
+			foreignDoc = `{"version": 1, "keep": {"x": 1.50}, "hooks": {"PreToolUse": [{"type": "command", "command": "./theirs.sh"}]}}`
+		case "gemini":
+			foreignDoc = `{"keep": {"x": 1.50}, "hooks": {"disabled": ["x"], "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./theirs.sh", "timeout": 5000}]}]}}`
+		case "opencode":
+			foreignDoc = ""
+		}
+		if foreignDoc != "" {
+			writeFile(t, in.Path(), foreignDoc, 0o644)
+		}
+		if _, err := in.Install(); err != nil {
+			t.Fatalf("%s: %v", h.Name, err)
+		}
+		first, _ := os.ReadFile(in.Path())
+		out, err := in.Install()
+		if err != nil || out.Changed {
+			t.Errorf("%s: a second install changed the file: %v", h.Name, err)
+		}
+		text := string(first)
+		if h.Name == "opencode" {
+			if !strings.Contains(text, `spawnSync(bin, [target, "-harness=opencode"]`) || !strings.Contains(text, `"bin/magehook"`) {
+				t.Errorf("opencode plugin:\n%s", text)
+			}
+		} else {
+			for _, keep := range []string{`"x": 1.50`, "./theirs.sh", " -harness=" + h.Name + `"`} {
+				if !strings.Contains(text, keep) {
+					t.Errorf("%s: %q missing:\n%s", h.Name, keep, text)
+				}
+			}
+		}
+		switch h.Name {
+		case "gemini":
+			for _, want := range []string{`"disabled": [`, `"enableHooks": true`, `"BeforeTool": [`, `"timeout": 30000`, `"matcher": "^(replace|run_shell_command|write_file)$"`} {
+				if !strings.Contains(text, want) {
+					t.Errorf("gemini: %q missing:\n%s", want, text)
+				}
+			}
+		case "copilot":
+			if !strings.Contains(text, `"timeoutSec": 30`) || !strings.Contains(text, `"bash": "\"$(dirname`) {
+				t.Errorf("copilot:\n%s", text)
+			}
+		case "cursor":
+			if !strings.Contains(text, `"preToolUse": [`) || !strings.Contains(text, `"matcher": "Delete|Shell|Write"`) {
+				t.Errorf("cursor:\n%s", text)
+			}
+		case "codex":
+			if !strings.Contains(text, `"SessionStart": [`) || strings.Contains(text, `"SessionEnd"`) {
+				t.Errorf("codex has no SessionEnd:\n%s", text)
+			}
+		}
+		if _, err := in.Uninstall(); err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.ReadFile(in.Path())
+		if h.Name == "opencode" {
+			if err == nil {
+				t.Errorf("opencode: uninstall left the plugin")
+			}
+			continue
+		}
+		if strings.Contains(string(after), "magehook") || !strings.Contains(string(after), "./theirs.sh") {
+			t.Errorf("%s: after uninstall:\n%s", h.Name, after)
+		}
+	}
+	foreignPlugin := filepath.Join(cfg.Root(), ".opencode", "plugins", "magehook.js")
+	writeFile(t, foreignPlugin, "export const X = 1\n", 0o644)
+	op, _ := hook.LookupHarness("opencode")
+	if _, err := (settings.Installer{Config: cfg, Handlers: handlers, Harness: op}).Install(); err == nil || !strings.Contains(err.Error(), "magehook did not write it") {
+		t.Errorf("a foreign plugin file: %v", err)
+	}
+}

@@ -22,7 +22,8 @@ type Rewrite struct {
 	// target replaced, so the link stays a link.
 	Path string
 	// Edit turns the current bytes (nil when the file does not exist) into
-	// the new ones. An error leaves the file untouched.
+	// the new ones; nil removes the file. An error leaves the file
+	// untouched.
 	Edit func(old []byte) ([]byte, error)
 	// BackupDir receives a copy of the bytes a write replaces; empty means
 	// no backup.
@@ -85,6 +86,9 @@ func (rw Rewrite) Run() (Outcome, error) {
 		if rw.DryRun {
 			return out, nil
 		}
+		if next == nil {
+			return out, rw.remove(target, old)
+		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return out, err
 		}
@@ -122,6 +126,19 @@ func (rw Rewrite) Run() (Outcome, error) {
 		return out, nil
 	}
 	return out, fmt.Errorf("%s: the file kept changing while magehook wrote it (%d attempts); try again", rw.Path, maxAttempts)
+}
+
+// remove deletes the file whose bytes were old, after a backup.
+func (rw Rewrite) remove(target string, old []byte) error {
+	if rw.BackupDir != "" {
+		if _, err := rw.backup(old); err != nil {
+			return err
+		}
+	}
+	if now, _, err := read(target); err != nil || !bytes.Equal(now, old) {
+		return fmt.Errorf("%s changed while magehook worked; try again", rw.Path)
+	}
+	return os.Remove(target)
 }
 
 func read(path string) ([]byte, bool, error) {

@@ -1,0 +1,53 @@
+package branchguard_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+// TestEveryHarnessGetsTheSameDenial: the same guard denies the same
+// command (git push on main) under every harness, in that harness's shape.
+func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
+	root, _ := setup(t)
+	tests := []struct {
+		harness, fixture string
+		cwd              map[string]any
+		want             string
+	}{
+		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+		{"copilot", "copilot/preToolUse-camel", map[string]any{"cwd": root},
+			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+		{"copilot", "copilot/PreToolUse-snake", map[string]any{"cwd": root},
+			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
+			`{"agent_message":"git push would run on the protected branch main`},
+		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root},
+			`{"decision":"deny","reason":"git push would run on the protected branch main`},
+		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+	}
+	for _, tt := range tests {
+		out := hooktest.RunHarness(t, handlers, tt.harness, "PreToolUse", hooktest.HarnessFixture(t, tt.fixture, tt.cwd))
+		if out.Code != 0 || !strings.HasPrefix(out.Stdout, tt.want) {
+			t.Errorf("%s (%s):\n got %+v\nwant prefix %s", tt.harness, tt.fixture, out, tt.want)
+		}
+		if tt.harness == "cursor" && !strings.Contains(out.Stdout, `"permission":"deny"`) {
+			t.Errorf("cursor: %s", out.Stdout)
+		}
+	}
+}
+
+func TestCodexPatchIsAnEdit(t *testing.T) {
+	root, feature := setup(t)
+	out := hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": root}))
+	if !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "src/app.ts") {
+		t.Errorf("a patch on main: %+v", out)
+	}
+	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": feature}))
+	if out.Stdout != "" || out.Code != 0 {
+		t.Errorf("a patch in a worktree: %+v", out)
+	}
+}

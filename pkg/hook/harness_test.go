@@ -1,0 +1,107 @@
+package hook_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/payload"
+)
+
+func normalize(t *testing.T, harness, fixture, event string) *payload.Payload {
+	t.Helper()
+	h, _ := hook.LookupHarness(harness)
+	data, err := h.Normalize(hooktest.HarnessFixture(t, fixture, nil), event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := payload.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestNormalize(t *testing.T) {
+	p := normalize(t, "copilot", "copilot/preToolUse-camel", "PreToolUse")
+	if p.SessionID != "copilot-session-1" || p.ToolName != "Bash" || p.HookEventName != "PreToolUse" {
+		t.Errorf("copilot camelCase: %+v", p)
+	}
+	if cmd, _ := p.InputString("command"); cmd != "git push origin main" {
+		t.Errorf("toolArgs (a JSON string) became tool_input: %q", cmd)
+	}
+	p = normalize(t, "copilot", "copilot/postToolUse-camel-failure", "PostToolUse")
+	if p.Succeeded() || !strings.HasPrefix(string(p.ToolResponse), `"Error: make`) {
+		t.Errorf("a failed toolResult must read as a failure: %s", p.ToolResponse)
+	}
+	p = normalize(t, "cursor", "cursor/preToolUse-shell", "PreToolUse")
+	if p.SessionID != "cursor-conv-1" || p.CWD != "/home/user/my-project" || p.ToolName != "Bash" {
+		t.Errorf("cursor: %+v", p)
+	}
+	p = normalize(t, "cursor", "cursor/stop", "Stop")
+	if p.StopHookActive {
+		t.Error("cursor stop with loop_count 0 is not a repeat")
+	}
+	p = normalize(t, "gemini", "gemini/BeforeTool-shell", "PreToolUse")
+	if p.ToolName != "Bash" || p.HookEventName != "PreToolUse" {
+		t.Errorf("gemini: %+v", p)
+	}
+	p = normalize(t, "gemini", "gemini/AfterTool-error", "PostToolUse")
+	if p.Succeeded() {
+		t.Error("a Gemini tool error must read as a failure")
+	}
+	p = normalize(t, "gemini", "gemini/AfterAgent", "Stop")
+	if p.LastAssistantMessage != "Done." {
+		t.Errorf("prompt_response: %q", p.LastAssistantMessage)
+	}
+	p = normalize(t, "codex", "codex/PreToolUse-apply_patch", "PreToolUse")
+	if path, ok := p.EditedPath(); p.ToolName != "Edit" || !ok || path != "src/app.ts" {
+		t.Errorf("codex apply_patch: %s %q", p.ToolName, path)
+	}
+}
+
+func TestDialects(t *testing.T) {
+	pre := hook.MustLookup("PreToolUse")
+	stop := hook.MustLookup("Stop")
+	start := hook.MustLookup("SessionStart")
+	h := func(name string) hook.Harness { x, _ := hook.LookupHarness(name); return x }
+	tests := []struct {
+		name   string
+		ev     hook.Event
+		r      hook.Result
+		h      string
+		stdout string
+	}{
+		{"codex never gets an ask", pre, hook.Ask("sure?"), "codex", ""},
+		{"codex never gets continue on a tool event", pre, hook.Result{Halt: true, HaltReason: "x", Decision: hook.DecisionDeny, Reason: "no"}, "codex",
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{"codex gets Claude's stop block", stop, hook.Deny("tests fail"), "codex", `{"decision":"block","reason":"tests fail"}`},
+		{"cursor stop is a follow-up", stop, hook.Deny("tests fail"), "cursor", `{"followup_message":"tests fail"}`},
+		{"cursor context", start, hook.Context("Monday"), "cursor", `{"additional_context":"Monday"}`},
+		{"cursor ask", pre, hook.Ask("sure?"), "cursor", `{"permission":"ask","user_message":"sure?"}`},
+		{"gemini deny", pre, hook.Deny("no"), "gemini", `{"decision":"deny","reason":"no"}`},
+		{"gemini stop", stop, hook.Deny("tests fail"), "gemini", `{"decision":"deny","reason":"tests fail"}`},
+		{"gemini context names its own event", start, hook.Context("Monday"), "gemini",
+			`{"hookSpecificOutput":{"additionalContext":"Monday","hookEventName":"SessionStart"}}`},
+		{"gemini rewrites input by merge", pre, hook.Result{Decision: hook.DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"ls"}`)}, "gemini",
+			`{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls"}}}`},
+		{"copilot flat context", start, hook.Context("Monday"), "copilot", `{"additionalContext":"Monday"}`},
+	}
+	for _, tt := range tests {
+		a := hook.RenderFor(tt.ev, tt.r, h(tt.h))
+		if got := strings.TrimSuffix(string(a.Stdout), "\n"); got != tt.stdout {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.stdout)
+		}
+	}
+}
+
+func TestHarnessFlagIsNotAnExtraArgument(t *testing.T) {
+	if extra := hook.ExtraArgs([]string{"bin", "hook:preToolUse", "-harness=codex"}, "hook:preToolUse"); len(extra) != 0 {
+		t.Errorf("extra %q", extra)
+	}
+	if extra := hook.ExtraArgs([]string{"bin", "hook:preToolUse", "-harness=codex", "x"}, "hook:preToolUse"); len(extra) != 1 {
+		t.Errorf("extra %q", extra)
+	}
+}
