@@ -143,11 +143,9 @@ func compileMatcher(matcher string) (func(string) bool, error) {
 	if matcher == "" || matcher == "*" {
 		return func(string) bool { return true }, nil
 	}
-	if isExactList(matcher) {
-		names := strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' })
+	if names, ok := ExactNames(matcher); ok {
 		return func(v string) bool {
 			for _, n := range names {
-				n = strings.TrimSpace(n)
 				if n == v || (isAgentTool(n) && isAgentTool(v)) {
 					return true
 				}
@@ -160,6 +158,22 @@ func compileMatcher(matcher string) (func(string) bool, error) {
 		return nil, fmt.Errorf("matcher %q is not a valid regular expression: %v", matcher, err)
 	}
 	return re.MatchString, nil
+}
+
+// ExactNames returns the names of a matcher that is a list of exact names
+// (only letters, digits, '_', '-', spaces, ',' and '|'), and false for a
+// regular expression.
+func ExactNames(matcher string) ([]string, bool) {
+	if !isExactList(matcher) {
+		return nil, false
+	}
+	var names []string
+	for _, n := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names, true
 }
 
 func isExactList(m string) bool {

@@ -177,10 +177,9 @@ func coverMatchers(hs []hook.Handler) string {
 		if m == "" || m == "*" {
 			return ""
 		}
-		if isExactList(m) {
-			for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
-				n = strings.TrimSpace(n)
-				if n != "" && !seen[n] {
+		if names, ok := hook.ExactNames(m); ok {
+			for _, n := range names {
+				if !seen[n] {
 					seen[n] = true
 					exact = append(exact, n)
 				}
@@ -207,17 +206,6 @@ func coverMatchers(hs []hook.Handler) string {
 		alts = append(alts, "(?:"+p+")")
 	}
 	return strings.Join(alts, "|")
-}
-
-func isExactList(m string) bool {
-	for i := 0; i < len(m); i++ {
-		c := m[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == '_' || c == '-' || c == ' ' || c == ',' || c == '|') {
-			return false
-		}
-	}
-	return true
 }
 
 // Command is the quoted binary path an entry's command starts with: for

@@ -79,12 +79,9 @@ func nativeMatcher(m string, h hook.Harness) string {
 	if m == "" || h.Tools == nil || h.Name == "copilot" {
 		return m // Copilot applies Claude-format matchers to PascalCase events
 	}
-	if !isExactList(m) {
+	names, ok := hook.ExactNames(m)
+	if !ok {
 		return ""
-	}
-	var names []string
-	for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
-		names = append(names, strings.TrimSpace(n))
 	}
 	native := h.NativeTools(names)
 	if h.Name == "gemini" {
