@@ -11,8 +11,8 @@
 //     substitution, if, for, while, until and case, and through functions
 //     defined and then called;
 //   - behind wrappers (env, VAR=value prefixes, sudo, time, nohup, nice,
-//     timeout, xargs, exec, command, stdbuf, ionice, eval) and inside the
-//     command strings of bash -c, sh -c and zsh -c;
+//     timeout, xargs, exec, command, stdbuf, ionice, eval, find -exec) and
+//     inside the command strings of bash -c, sh -c and zsh -c;
 //   - the directory: git -C, env -C, a preceding cd or pushd in the same
 //     list (not one inside a subshell or a pipeline element), else the
 //     payload's cwd.
@@ -329,15 +329,56 @@ func (a *analyzer) argv(args []string, known []bool, st state, depth int) (state
 		defer func() { a.funcs[name] = body }()
 		return a.stmt(body, st, depth+1)
 	}
+	if name == "find" {
+		return st, a.findExec(args, known, st, depth)
+	}
 	if skip, dir, ok := unwrap(args, known); ok {
 		inner := st
 		if dir != "" {
 			inner.dir = a.join(st.dir, dir)
 		}
+		if filepath.Base(name) == "xargs" && substitutes(args[1:skip]) {
+			inner.unknown = true // xargs -I puts run-time words into the command
+		}
 		_, err := a.argv(args[skip:], known[skip:], inner, depth)
 		return st, err // a wrapper's command runs in a child process
 	}
 	return st, nil
+}
+
+// substitutes reports an xargs option that replaces a string in the
+// command's arguments with input (-I, -i, --replace).
+func substitutes(opts []string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "-I") || strings.HasPrefix(o, "-i") || strings.HasPrefix(o, "--replace") {
+			return true
+		}
+	}
+	return false
+}
+
+// findExec analyses the commands find runs with -exec, -execdir, -ok and
+// -okdir (up to ";" or "+"). -execdir runs in each match's directory,
+// which only run time knows.
+func (a *analyzer) findExec(args []string, known []bool, st state, depth int) error {
+	for i := 1; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			inner := st
+			if strings.HasSuffix(args[i], "dir") {
+				inner.unknown = true
+			}
+			end := i + 1
+			for end < len(args) && args[end] != ";" && args[end] != "+" {
+				end++
+			}
+			if _, err := a.argv(args[i+1:end], known[i+1:end], inner, depth); err != nil {
+				return err
+			}
+			i = end
+		}
+	}
+	return nil
 }
 
 func isShell(base string) bool {

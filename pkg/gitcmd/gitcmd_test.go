@@ -169,6 +169,11 @@ var table = []struct {
 	{`pushd /x && git commit && popd && git push`, "commit@/x,push@/x?"},
 	{`cd /x & git push`, "push@/repo"},
 	{`git -C ../sibling push`, "push@/sibling"},
+	{`ls | xargs -I{} git -C {} push`, "push@/repo/{}?"},
+	{`find . -name x -exec git commit -m y \;`, "commit@/repo"},
+	{`find . -type d -execdir git push \;`, "push@/repo?"},
+	{`find . -name '*.go' -exec gofmt -l {} +`, ""},
+	{`function git() { echo; }; git status`, ""},
 }
 
 func TestAnalyze(t *testing.T) {
