@@ -44,11 +44,17 @@ func (Worktree) Create(ctx context.Context, name string) {
 
 // Remove removes the worktree name, its branch and its empty parent
 // directories, refusing (and naming each cause) when it holds uncommitted
-// changes or commits no remote holds; -force removes it anyway.
+// changes or commits no remote holds; -force (or worktree:remove force
+// <name>) removes it anyway.
 func (Worktree) Remove(ctx context.Context, name string, force *bool) {
-	if err := manager().Remove(ctx, name, force != nil && *force); err != nil {
+	forced := force != nil && *force
+	if extra := hook.ExtraArgs(os.Args, "worktree:remove"); name == "force" && len(extra) == 2 {
+		name, forced = extra[1], true
+	}
+	if err := manager().Remove(ctx, name, forced); err != nil {
 		fail(hook.ExitFail, err)
 	}
+	os.Exit(hook.ExitOK) // the name after "force" must not reach Mage as a target
 }
 
 // List prints one line per worktree: name, age in days, and "clean" or
