@@ -2,7 +2,6 @@ package hook
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -331,8 +331,9 @@ func (d *Dispatcher) write(a Answer) int {
 	return a.Code
 }
 
-// health appends one JSON line about a failure to state.dir/health.jsonl.
-// It is best effort: a hook must not fail because its log cannot be written.
+// health appends one JSON line about a failure to state.dir/health.jsonl
+// (rotated at 1 MB). It is best effort: a hook must not fail because its
+// log cannot be written.
 func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
@@ -352,31 +353,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 	if p != nil {
 		rec.Session = p.SessionID
 	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return
-	}
-	AppendLine(filepath.Join(v.Abs(), "health.jsonl"), line)
-}
-
-// AppendLine appends data and a newline to path with one write on a file
-// opened with O_APPEND, so lines written by parallel hook processes never
-// interleave. It creates the directory. Errors are returned for callers
-// that care; the health log ignores them.
-func AppendLine(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(data[:len(data):len(data)], '\n'))
-	cerr := f.Close()
-	if werr != nil {
-		return werr
-	}
-	return cerr
+	jsonlog.Log{Path: filepath.Join(v.Abs(), "health.jsonl"), MaxBytes: 1 << 20, Keep: 3}.Append(rec)
 }
 
 func oneLine(s string) string {
