@@ -14,7 +14,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
+	"hash/fnv"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -62,7 +62,9 @@ func HasMagefiles(root string) bool {
 	return err == nil && info.IsDir()
 }
 
-// SourceHash hashes go.mod, go.sum and the Go files of every main-module
+// SourceHash hashes (FNV-128a: a change detector, not a security
+// measure; crypto/sha256 would add its package inits to every hook start)
+// go.mod, go.sum and the Go files of every main-module
 // package the magefiles of root depend on (as go list -deps -tags mage
 // reports them), by path relative to root and content.
 func SourceHash(ctx context.Context, root string) (string, error) {
@@ -85,7 +87,7 @@ func SourceHash(ctx context.Context, root string) (string, error) {
 		}
 	}
 	sort.Strings(files)
-	h := sha256.New()
+	h := fnv.New128a()
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if os.IsNotExist(err) && strings.HasSuffix(f, "go.sum") {

@@ -3,7 +3,7 @@
 package settings
 
 import (
-	"crypto/sha256"
+	"hash/fnv"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -15,8 +15,9 @@ import (
 // settings). Other tools do not take it; the re-read before the rename
 // protects against them.
 func lock(target string) (func(), error) {
-	sum := sha256.Sum256([]byte(target))
-	name := filepath.Join(os.TempDir(), "magehook-settings-"+hex.EncodeToString(sum[:8])+".lock")
+	h := fnv.New64a()
+	h.Write([]byte(target))
+	name := filepath.Join(os.TempDir(), "magehook-settings-"+hex.EncodeToString(h.Sum(nil))+".lock")
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return func() {}, nil // no lock is no worse than another tool writing

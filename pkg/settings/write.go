@@ -2,7 +2,7 @@ package settings
 
 import (
 	"bytes"
-	"crypto/sha256"
+	"hash/fnv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -216,6 +216,7 @@ func (rw Rewrite) backup(old []byte) (string, error) {
 // BackupPrefix names a settings file's backups: the scope and a short hash
 // of the path, so two checkouts' or scopes' files never share a name.
 func BackupPrefix(scope, path string) string {
-	sum := sha256.Sum256([]byte(path))
-	return strings.ReplaceAll(scope, "/", "-") + "-" + filepath.Base(path) + "-" + hex.EncodeToString(sum[:4])
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return strings.ReplaceAll(scope, "/", "-") + "-" + filepath.Base(path) + "-" + hex.EncodeToString(h.Sum(nil))
 }
