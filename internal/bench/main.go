@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,8 +189,16 @@ func postPayload(cwd string, size int) []byte {
 
 func measure(variants []variant, target string, payload []byte, dir string) [][]sample {
 	res := make([][]sample, len(variants))
+	order := make([]int, len(variants))
+	for i := range order {
+		order[i] = i
+	}
 	for r := 0; r < *rounds; r++ {
-		for i, v := range variants {
+		// A new order each round: the run after bash+jq pays for its
+		// cache and scheduler wake-up, and must not always be the same.
+		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			v := variants[i]
 			argv := v.argv
 			if v.name == "magehook" {
 				argv = append(argv, target)

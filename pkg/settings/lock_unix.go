@@ -3,8 +3,8 @@
 package settings
 
 import (
-	"hash/fnv"
 	"encoding/hex"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"syscall"

@@ -2,10 +2,10 @@ package settings
 
 import (
 	"bytes"
-	"hash/fnv"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
