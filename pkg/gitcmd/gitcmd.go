@@ -13,9 +13,11 @@
 //   - behind wrappers (env, VAR=value prefixes, sudo, time, nohup, nice,
 //     timeout, xargs, exec, command, stdbuf, ionice, eval, find -exec) and
 //     inside the command strings of bash -c, sh -c and zsh -c;
-//   - the directory: git -C, env -C, a preceding cd or pushd in the same
-//     list (not one inside a subshell or a pipeline element), else the
-//     payload's cwd.
+//   - into the script a shell reads from stdin: a here-string, a
+//     here-document, or the literal text of echo or printf piped into it;
+//   - the directory: git -C, env -C, GIT_DIR and GIT_WORK_TREE (exported,
+//     or a VAR=value prefix), a preceding cd or pushd in the same list (not
+//     one inside a subshell or a pipeline element), else the payload's cwd.
 //
 // Words that are data are never mistaken for commands: echo and printf
 // arguments, here-document bodies, comments, grep patterns, commit
@@ -75,6 +77,13 @@ type analyzer struct {
 type state struct {
 	dir     string
 	unknown bool
+	// gitDir and workTree are GIT_DIR and GIT_WORK_TREE, exported or
+	// given as a VAR=value prefix.
+	gitDir, workTree string
+	// stdin is the literal text a command reads on stdin (a here-string,
+	// a here-document, or echo/printf piped in), for a shell that reads
+	// its script there.
+	stdin string
 }
 
 func (a *analyzer) script(src string, st state, depth int) error {
@@ -104,6 +113,8 @@ func (a *analyzer) stmt(s *syntax.Stmt, st state, depth int) (state, error) {
 	if s == nil {
 		return st, nil
 	}
+	in := st
+	in.stdin = ""
 	for _, r := range s.Redirs {
 		if err := a.word(r.Word, st, depth); err != nil {
 			return st, err
@@ -111,12 +122,29 @@ func (a *analyzer) stmt(s *syntax.Stmt, st state, depth int) (state, error) {
 		if err := a.word(r.Hdoc, st, depth); err != nil { // only substitutions in an unquoted body run
 			return st, err
 		}
+		switch r.Op {
+		case syntax.WordHdoc:
+			if text, ok := literal(r.Word); ok {
+				in.stdin = text
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc == nil {
+				in.stdin = ""
+			} else if text, ok := literal(r.Hdoc); ok {
+				in.stdin = text
+			}
+		}
+	}
+	if in.stdin == "" {
+		in.stdin = st.stdin // what a pipeline feeds it
 	}
 	if s.Background {
-		_, err := a.command(s.Cmd, st, depth)
+		_, err := a.command(s.Cmd, in, depth)
 		return st, err
 	}
-	return a.command(s.Cmd, st, depth)
+	out, err := a.command(s.Cmd, in, depth)
+	out.stdin = ""
+	return out, err
 }
 
 func (a *analyzer) command(cmd syntax.Command, st state, depth int) (state, error) {
@@ -131,7 +159,9 @@ func (a *analyzer) command(cmd syntax.Command, st state, depth int) (state, erro
 			if _, err = a.stmt(c.X, st, depth); err != nil {
 				return st, err
 			}
-			_, err = a.stmt(c.Y, st, depth)
+			next := st
+			next.stdin = printed(c.X)
+			_, err = a.stmt(c.Y, next, depth)
 			return st, err
 		}
 		if st, err = a.stmt(c.X, st, depth); err != nil {
@@ -188,6 +218,9 @@ func (a *analyzer) command(cmd syntax.Command, st state, depth int) (state, erro
 		for _, as := range c.Args {
 			if err := a.assign(as, st, depth); err != nil {
 				return st, err
+			}
+			if c.Variant != nil && c.Variant.Value == "export" {
+				st = a.gitEnv(st, as)
 			}
 		}
 	default:
@@ -281,11 +314,67 @@ func unescape(s string) string {
 	return b.String()
 }
 
+// gitEnv applies an assignment of GIT_DIR or GIT_WORK_TREE.
+func (a *analyzer) gitEnv(st state, as *syntax.Assign) state {
+	if as == nil || as.Name == nil || as.Value == nil {
+		return st
+	}
+	v, ok := literal(as.Value)
+	switch as.Name.Value {
+	case "GIT_DIR":
+		if !ok {
+			st.unknown = true
+		} else {
+			st.gitDir = a.join(st.dir, v)
+		}
+	case "GIT_WORK_TREE":
+		if !ok {
+			st.unknown = true
+		} else {
+			st.workTree = a.join(st.dir, v)
+		}
+	}
+	return st
+}
+
+// printed is the literal text an echo or printf prints, when it has no
+// expansion ("" otherwise).
+func printed(s *syntax.Stmt) string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return ""
+	}
+	var words []string
+	for _, w := range c.Args {
+		lit, ok := literal(w)
+		if !ok {
+			return ""
+		}
+		words = append(words, lit)
+	}
+	switch words[0] {
+	case "echo":
+		args := words[1:]
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
+			args = args[1:]
+		}
+		return strings.Join(args, " ")
+	case "printf":
+		if strings.Contains(words[1], "%") {
+			return strings.Join(words[2:], "\n")
+		}
+		return strings.ReplaceAll(words[1], `\n`, "\n")
+	}
+	return ""
+}
+
 func (a *analyzer) call(c *syntax.CallExpr, st state, depth int) (state, error) {
+	env := st // VAR=value before a command is that command's environment
 	for _, as := range c.Assigns {
 		if err := a.assign(as, st, depth); err != nil {
 			return st, err
 		}
+		env = a.gitEnv(env, as)
 	}
 	for _, w := range c.Args {
 		if err := a.word(w, st, depth); err != nil {
@@ -297,7 +386,12 @@ func (a *analyzer) call(c *syntax.CallExpr, st state, depth int) (state, error) 
 	for i, w := range c.Args {
 		args[i], known[i] = literal(w)
 	}
-	return a.argv(args, known, st, depth)
+	out, err := a.argv(args, known, env, depth)
+	out.gitDir, out.workTree = st.gitDir, st.workTree
+	if env.unknown && !st.unknown && out.dir == st.dir {
+		out.unknown = false // only the prefix was unknown
+	}
+	return out, err
 }
 
 // argv looks at one simple command's words: a cd changes the state, a
@@ -339,6 +433,14 @@ func (a *analyzer) argv(args []string, known []bool, st state, depth int) (state
 		}
 		if filepath.Base(name) == "xargs" && substitutes(args[1:skip]) {
 			inner.unknown = true // xargs -I puts run-time words into the command
+		}
+		for _, arg := range args[1:skip] {
+			if v, ok := strings.CutPrefix(arg, "GIT_DIR="); ok {
+				inner.gitDir = a.join(st.dir, v)
+			}
+			if v, ok := strings.CutPrefix(arg, "GIT_WORK_TREE="); ok {
+				inner.workTree = a.join(st.dir, v)
+			}
 		}
 		_, err := a.argv(args[skip:], known[skip:], inner, depth)
 		return st, err // a wrapper's command runs in a child process
@@ -441,6 +543,12 @@ func (a *analyzer) shell(args []string, known []bool, st state, depth int) error
 		if strings.ContainsAny(arg[1:], "oO") && i+1 < len(args) {
 			i++ // -o option takes a value
 		}
+	}
+	if st.stdin != "" {
+		// No -c and no script file: the shell reads its script from stdin.
+		inner := st
+		inner.stdin = ""
+		return a.script(st.stdin, inner, depth+1)
 	}
 	return nil
 }
@@ -565,7 +673,10 @@ func unwrap(args []string, known []bool) (skip int, dir string, ok bool) {
 
 // git examines git's arguments: global options, then the subcommand.
 func (a *analyzer) git(args []string, known []bool, st state, depth int) error {
-	dir, gitDir, unknown := st.dir, "", st.unknown
+	dir, gitDir, unknown := st.dir, st.gitDir, st.unknown
+	if st.workTree != "" && gitDir == "" {
+		dir = st.workTree
+	}
 	aliases := map[string]string{}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]

@@ -174,6 +174,21 @@ var table = []struct {
 	{`find . -type d -execdir git push \;`, "push@/repo?"},
 	{`find . -name '*.go' -exec gofmt -l {} +`, ""},
 	{`function git() { echo; }; git status`, ""},
+
+	// Scripts a shell reads from stdin.
+	{`echo "git push" | bash`, "push@/repo"},
+	{`printf 'git commit -m x\n' | sh`, "commit@/repo"},
+	{`bash <<< "git push"`, "push@/repo"},
+	{"bash <<'EOF'\ncd /x\ngit push\nEOF", "push@/x"},
+	{`echo "git push" | cat`, ""},
+	{`echo "git push" > x.sh`, ""},
+	{`cat script.sh | bash`, ""},
+
+	// GIT_DIR and GIT_WORK_TREE.
+	{`GIT_WORK_TREE=/w git commit`, "commit@/w"},
+	{`export GIT_WORK_TREE=/w; git push`, "push@/w"},
+	{`GIT_DIR="$D" git commit`, "commit@/repo?"},
+	{`GIT_WORK_TREE=/w true; git push`, "push@/repo"},
 }
 
 func TestAnalyze(t *testing.T) {
@@ -201,9 +216,11 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestGitDir(t *testing.T) {
-	got, _ := gitcmd.Analyze(`git --git-dir=/r/.git commit`, "/repo", "")
-	if len(got) != 1 || got[0].GitDir != "/r/.git" {
-		t.Errorf("%+v", got)
+	for _, cmd := range []string{`git --git-dir=/r/.git commit`, `GIT_DIR=/r/.git git commit`, `export GIT_DIR=/r/.git; git commit`, `env GIT_DIR=/r/.git git commit`} {
+		got, _ := gitcmd.Analyze(cmd, "/repo", "")
+		if len(got) != 1 || got[0].GitDir != "/r/.git" {
+			t.Errorf("%s: %+v", cmd, got)
+		}
 	}
 }
 
