@@ -75,6 +75,9 @@ func Parse(data []byte) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, &ParseError{"it is not valid UTF-8"}
 	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, &ParseError{"it starts with a UTF-8 byte order mark, which JSON does not allow; remove it"}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec)

@@ -309,6 +309,18 @@ func TestRefusedFileIsLeftByteIdentical(t *testing.T) {
 	}
 }
 
+func TestReadOnlySettingsAreLeftAlone(t *testing.T) {
+	cfg := checkout(t)
+	in := settings.Installer{Config: cfg, Scope: settings.Project}
+	writeFile(t, in.Path(), `{"model":"opus"}`, 0o444)
+	if _, err := in.Install(); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("a read-only settings file: %v", err)
+	}
+	if b, _ := os.ReadFile(in.Path()); string(b) != `{"model":"opus"}` {
+		t.Error("a read-only file was replaced")
+	}
+}
+
 func TestSymlinkedSettingsStayALink(t *testing.T) {
 	cfg := checkout(t)
 	in := settings.Installer{Config: cfg, Scope: settings.Project}

@@ -171,6 +171,9 @@ func resolveLink(path string) (string, error) {
 			if !info.Mode().IsRegular() {
 				return "", fmt.Errorf("%s is not a regular file", path)
 			}
+			if info.Mode().Perm()&0o200 == 0 {
+				return "", fmt.Errorf("%s is read-only; make it writable if magehook should change it", path)
+			}
 			return abs, nil
 		}
 		link, err := os.Readlink(abs)
