@@ -87,10 +87,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"onejson":  cmdOneJSON,
-			"oldtime":  cmdOldtime,
-			"isold":    cmdIsold,
+			"exitcode":  cmdExitcode,
+			"onejson":   cmdOneJSON,
+			"oldtime":   cmdOldtime,
+			"validjson": cmdValidJSON,
+			"isold":     cmdIsold,
 		},
 	})
 }
@@ -260,5 +261,14 @@ func TestParallelWorktreeCreates(t *testing.T) {
 	}
 	if list := gittest.Git(t, root, "worktree", "list", "--porcelain"); strings.Count(list, "refs/heads/same") != 1 {
 		t.Errorf("worktrees:\n%s", list)
+	}
+}
+
+// validjson file... fails unless each file holds exactly one JSON value.
+func cmdValidJSON(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		if ok := json.Valid([]byte(ts.ReadFile(f))); ok == neg {
+			ts.Fatalf("%s: valid JSON is %v", f, ok)
+		}
 	}
 }
