@@ -89,8 +89,9 @@ func Harnesses() []Harness { return harnesses() }
 
 // LookupHarness returns a harness by name; "" is Claude Code.
 func LookupHarness(name string) (Harness, bool) {
-	if name == "" {
-		name = "claude"
+	if name == "" || name == "claude" {
+		// Every Claude Code hook run comes here: no tables to build.
+		return Harness{Name: "claude", Dialect: Claude}, true
 	}
 	for _, h := range harnesses() {
 		if h.Name == name {
