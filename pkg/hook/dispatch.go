@@ -99,16 +99,19 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	var results []Result
 	var failed []string
 	var late []Handler
+	fault := func(h Handler, err error) {
+		if cfg != nil {
+			d.health(cfg, ev, p, h.Name, h.Policy, err)
+		}
+		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
+		if h.Policy == Gatekeeper {
+			failed = append(failed, h.Name)
+		}
+	}
 	runOne := func(h Handler, merged *Result) {
 		r, err := d.run(ctx, h, ev, p, cfg, merged, failed)
 		if err != nil {
-			if cfg != nil {
-				d.health(cfg, ev, p, h.Name, h.Policy, err)
-			}
-			fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
-			if h.Policy == Gatekeeper {
-				failed = append(failed, h.Name)
-			}
+			fault(h, err)
 			return
 		}
 		results = append(results, r)
@@ -118,7 +121,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 			continue
 		}
 		if ev.MatcherField != "" {
-			if ok, _ := Match(h.Matcher, value); !ok {
+			ok, err := Match(h.Matcher, value)
+			if err != nil {
+				fault(h, err) // a gate whose matcher is broken must not silently stop checking
+				continue
+			}
+			if !ok {
 				continue
 			}
 		}
@@ -134,7 +142,6 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 			runOne(h, &early)
 		}
 	}
-
 	merged := Merge(results...)
 	stopLoop := (ev.Name == "Stop" || ev.Name == "SubagentStop") && p.StopHookActive
 	if stopLoop {

@@ -35,7 +35,9 @@ var (
 		func(*hook.Call) (hook.Result, error) { return hook.Context("fact A"), nil })
 	contextB = handler("ctxb", hook.Observer, []string{"SessionStart", "PreToolUse"}, "",
 		func(*hook.Call) (hook.Result, error) { return hook.Context("fact B"), nil })
-	all = []hook.Handler{panickingGate, panickingObserver, failingGate, bashDenier, editAllower, stopBlocker, contextA, contextB}
+	brokenMatcher = handler("badmatch", hook.Gatekeeper, []string{"PreToolUse"}, "(Bash",
+		func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil })
+	all = []hook.Handler{panickingGate, panickingObserver, failingGate, bashDenier, editAllower, stopBlocker, contextA, contextB, brokenMatcher}
 )
 
 func enable(names ...string) []string {
@@ -91,6 +93,8 @@ func TestDispatch(t *testing.T) {
 			3, "", `no handler is named "nosuchhook"`},
 		{"a payload for another event is answered as that event", enable("ctxa"), "PreToolUse", "SessionStart/startup", nil,
 			0, `{"hookSpecificOutput":{"additionalContext":"fact A","hookEventName":"SessionStart"}}`, "received a SessionStart payload"},
+		{"a gate with a matcher that does not compile blocks", enable("badmatch"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", "badmatch failed: matcher \"(Bash\" is not a valid regular expression"},
 		{"WorktreeCreate without a handler fails without a path", nil, "WorktreeCreate", "WorktreeCreate/create", nil,
 			1, "", "no handler produced a worktree path"},
 	}
