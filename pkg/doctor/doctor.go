@@ -136,6 +136,15 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	for _, name := range v.Values {
+		for _, h := range d.Handlers {
+			if h.Name == name {
+				if err := h.Validate(); err != nil {
+					d.add(Problem, "handler "+name, "", "%v", err)
+				}
+			}
+		}
+	}
 }
 
 func (d *doctor) checkTools() {
