@@ -79,15 +79,25 @@ type Entry struct {
 	Timeout int // seconds
 }
 
-// lifecycleTimeouts are the four events installed in every checkout, with
-// their timeouts in seconds. SessionEnd needs one: without it all
-// SessionEnd hooks share a budget of 1.5 s.
-var lifecycleTimeouts = map[string]int{
-	"SessionStart":   60,
-	"SessionEnd":     30,
-	"WorktreeCreate": 120,
-	"WorktreeRemove": 60,
+// lifecycleTimeout is the timeout, in seconds, of the four events installed
+// in every checkout. SessionEnd needs one: without it all SessionEnd hooks
+// share a budget of 1.5 s.
+func lifecycleTimeout(event string) (int, bool) {
+	switch event {
+	case "SessionStart":
+		return 60, true
+	case "SessionEnd":
+		return 30, true
+	case "WorktreeCreate":
+		return 120, true
+	case "WorktreeRemove":
+		return 60, true
+	}
+	return 0, false
 }
+
+// lifecycleEvents are installed in every checkout.
+var lifecycleEvents = []string{"SessionStart", "SessionEnd", "WorktreeCreate", "WorktreeRemove"}
 
 // DefaultTimeout is the timeout, in seconds, of the other events' entries
 // unless a handler asks for more.
@@ -114,7 +124,7 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 			byEvent[e] = append(byEvent[e], h)
 		}
 	}
-	for e := range lifecycleTimeouts {
+	for _, e := range lifecycleEvents {
 		if _, ok := byEvent[e]; !ok {
 			byEvent[e] = nil
 		}
@@ -122,7 +132,7 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 	var out []Entry
 	for name, hs := range byEvent {
 		ev, _ := hook.Lookup(name)
-		timeout, fixed := lifecycleTimeouts[name]
+		timeout, fixed := lifecycleTimeout(name)
 		if !fixed {
 			timeout = DefaultTimeout
 		}

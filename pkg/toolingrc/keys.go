@@ -39,19 +39,36 @@ type keySpec struct {
 	def  []string // nil: no default
 }
 
-var keys = map[string]keySpec{
-	KeyWikiDir:            {kindDir, []string{"Wiki"}},
-	KeyWikiOrigin:         {kindURL, nil},
-	KeyWikiProject:        {kindToken, nil}, // default: the root's directory name
-	KeyWikiProjects:       {kindDir, []string{"Projects"}},
-	KeyWorktreeBase:       {kindDir, []string{".claude/worktrees"}},
-	KeyWorktreeBootstrap:  {kindWord, []string{"bootstrap"}},
-	KeyHookBinary:         {kindPath, []string{"bin/magehook"}},
-	KeyHookEnable:         {kindToken, []string{}},
-	KeyStateDir:           {kindDir, []string{".magehook"}},
-	KeyGuardProtect:       {kindWord, []string{"main", "master"}},
-	KeyGuardStopcheck:     {kindText, nil},
-	KeyCommitConventional: {kindBool, []string{"no"}},
+// specOf returns a known key's kind and default. (A switch rather than a
+// map: a package-level map is built at every start of the hook binary.)
+func specOf(key string) (keySpec, bool) {
+	switch key {
+	case KeyWikiDir:
+		return keySpec{kindDir, []string{"Wiki"}}, true
+	case KeyWikiOrigin:
+		return keySpec{kindURL, nil}, true
+	case KeyWikiProject:
+		return keySpec{kindToken, nil}, true // default: the root's directory name
+	case KeyWikiProjects:
+		return keySpec{kindDir, []string{"Projects"}}, true
+	case KeyWorktreeBase:
+		return keySpec{kindDir, []string{".claude/worktrees"}}, true
+	case KeyWorktreeBootstrap:
+		return keySpec{kindWord, []string{"bootstrap"}}, true
+	case KeyHookBinary:
+		return keySpec{kindPath, []string{"bin/magehook"}}, true
+	case KeyHookEnable:
+		return keySpec{kindToken, []string{}}, true
+	case KeyStateDir:
+		return keySpec{kindDir, []string{".magehook"}}, true
+	case KeyGuardProtect:
+		return keySpec{kindWord, []string{"main", "master"}}, true
+	case KeyGuardStopcheck:
+		return keySpec{kindText, nil}, true
+	case KeyCommitConventional:
+		return keySpec{kindBool, []string{"no"}}, true
+	}
+	return keySpec{}, false
 }
 
 // Value is a key's value with where it came from.
@@ -87,7 +104,7 @@ func (v Value) Abs() string {
 // bad value is an *Error naming the key, the file and the line.
 func (c *Config) Get(key string) (Value, error) {
 	entries, file, ok := c.Lookup(key)
-	spec, known := keys[key]
+	spec, known := specOf(key)
 	if !ok {
 		v := Value{Key: key, Home: c.Root()}
 		if known {
@@ -115,7 +132,7 @@ func (c *Config) Get(key string) (Value, error) {
 func (c *Config) Validate() error {
 	for _, f := range c.Files {
 		for _, e := range f.Entries {
-			if spec, ok := keys[e.Key]; ok {
+			if spec, ok := specOf(e.Key); ok {
 				if msg := check(spec.kind, e.Value); msg != "" {
 					return &Error{File: f.Path, Line: e.Line, Key: e.Key, Msg: msg}
 				}
