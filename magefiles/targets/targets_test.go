@@ -1,7 +1,12 @@
 package targets_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -54,5 +59,47 @@ func TestHookBinaryStaysLight(t *testing.T) {
 		if deps[pkg] {
 			t.Errorf("the hook binary links %s; keep it out of magefiles/ and everything they import", pkg)
 		}
+	}
+}
+
+// TestNoInitWorkOnTheHookPath keeps package-level work that runs at every
+// start of the hook binary out of magehook's own packages: a regexp
+// compiled or a map built in a var initialiser costs every tool call,
+// used or not. Compile on first use (sync.OnceValue) or use a switch.
+func TestNoInitWorkOnTheHookPath(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../../pkg", "../../hooks", "."} {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "hooktest") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					for _, v := range spec.(*ast.ValueSpec).Values {
+						switch x := v.(type) {
+						case *ast.CompositeLit:
+							if _, isMap := x.Type.(*ast.MapType); isMap {
+								t.Errorf("%s: a package-level map literal is built at every hook start", fset.Position(v.Pos()))
+							}
+						case *ast.CallExpr:
+							if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
+								if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "regexp" {
+									t.Errorf("%s: a package-level regexp is compiled at every hook start", fset.Position(v.Pos()))
+								}
+							}
+						}
+					}
+				}
+			}
+			return nil
+		})
 	}
 }
