@@ -220,19 +220,44 @@ func (d *doctor) checkSettings() {
 			d.add(Problem, "settings "+string(s), path, "%v", err)
 			continue
 		}
-		_, hooks, err := settings.Load(data)
+		top, hooks, err := settings.Load(data)
 		if err != nil {
 			d.add(Problem, "settings "+string(s), path, "%s: %v", path, err)
 			continue
 		}
 		d.add(OK, "settings "+string(s), path, "%s parses", path)
+		if v, _ := top.Get("disableAllHooks"); v == true {
+			d.add(Problem, "settings "+string(s), path, "%s sets disableAllHooks: no hook runs, the gates included", path)
+		}
 		files = append(files, scopeFile{s, path, hooks})
 	}
 	d.checkEntries(files)
 	for _, f := range files {
 		d.checkFile(f)
 	}
+	d.checkManaged()
 	d.checkHarnesses()
+}
+
+// ManagedSettings is where Linux keeps Claude Code's managed settings.
+var ManagedSettings = "/etc/claude-code/managed-settings.json"
+
+// checkManaged reports managed settings that switch project hooks off.
+func (d *doctor) checkManaged() {
+	data, err := os.ReadFile(ManagedSettings)
+	if err != nil {
+		return
+	}
+	top, _, err := settings.Load(data)
+	if err != nil {
+		d.add(Problem, "managed settings", ManagedSettings, "%s: %v", ManagedSettings, err)
+		return
+	}
+	for _, key := range []string{"allowManagedHooksOnly", "disableAllHooks"} {
+		if v, _ := top.Get(key); v == true {
+			d.add(Problem, "managed settings", ManagedSettings, "%s sets %s: the checkout's hooks do not run", ManagedSettings, key)
+		}
+	}
 }
 
 // checkHarnesses compares each other harness's configuration, when the

@@ -69,6 +69,16 @@ func TestEachDriftIsFoundAlone(t *testing.T) {
 	}
 }
 
+func TestDisabledHooksAreAProblem(t *testing.T) {
+	root, opt := setup(t)
+	path := filepath.Join(root, ".claude", "settings.local.json")
+	os.WriteFile(path, []byte(`{"disableAllHooks": true}`), 0o644)
+	r := doctor.Run(context.Background(), opt)
+	if r.Problems() != 1 || !strings.Contains(statuses(r), "sets disableAllHooks: no hook runs") {
+		t.Errorf("report:\n%s", statuses(r))
+	}
+}
+
 func BenchmarkDoctor1000ForeignEntries(b *testing.B) {
 	root, opt := setup(b)
 	path := filepath.Join(root, ".claude", "settings.json")
