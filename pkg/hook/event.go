@@ -63,10 +63,10 @@ const (
 // The 31 events of the reference contract (Claude Code v2.1.240 docs).
 var events = []Event{
 	{Name: "SessionStart", Target: "sessionStart", MatcherField: "source", Output: OutputJSON, Context: true, Lifecycle: true, PlainContext: true,
-		Specific: []string{wireSessionTitle, wireWatchPaths}},
+		Specific: []string{wireSessionTitle, wireWatchPaths, wireInitialUserMessage, wireReloadSkills}},
 	{Name: "Setup", Target: "setup", MatcherField: "trigger", Output: OutputJSON, Context: true},
 	{Name: "UserPromptSubmit", Target: "userPromptSubmit", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true, PlainContext: true,
-		Specific: []string{wireSessionTitle}},
+		Specific: []string{wireSessionTitle, wireSuppressOriginalPrompt}},
 	{Name: "UserPromptExpansion", Target: "userPromptExpansion", MatcherField: "command_name", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON, Context: true, PlainContext: true},
 	{Name: "PreToolUse", Target: "preToolUse", MatcherField: "tool_name", Block: BlockPermission, ExitBlocks: true, Output: OutputJSON, Context: true,
 		Specific: []string{wirePermissionDecision, wirePermissionDecisionReason, wireUpdatedInput}},
@@ -99,8 +99,10 @@ var events = []Event{
 	{Name: "WorktreeRemove", Target: "worktreeRemove", Output: OutputNone, Lifecycle: true},
 	{Name: "PreCompact", Target: "preCompact", MatcherField: "trigger", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON},
 	{Name: "PostCompact", Target: "postCompact", MatcherField: "trigger", Output: OutputJSON},
-	{Name: "Elicitation", Target: "elicitation", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON},
-	{Name: "ElicitationResult", Target: "elicitationResult", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON},
+	{Name: "Elicitation", Target: "elicitation", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON,
+		Specific: []string{wireAction, wireContent}},
+	{Name: "ElicitationResult", Target: "elicitationResult", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON,
+		Specific: []string{wireAction, wireContent}},
 	{Name: "SessionEnd", Target: "sessionEnd", MatcherField: "reason", Output: OutputNone, Lifecycle: true},
 }
 

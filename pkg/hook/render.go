@@ -100,11 +100,17 @@ func Render(ev Event, r Result, d Dialect) Answer {
 			if r.UpdatedInput != nil {
 				dec[wireUpdatedInput] = r.UpdatedInput
 			}
+			if r.UpdatedPermissions != nil {
+				dec[wireUpdatedPermissions] = r.UpdatedPermissions
+			}
 			specific[wireDecision] = dec
 		case DecisionDeny:
 			dec := map[string]any{wireBehavior: "deny"}
 			if r.Reason != "" {
 				dec[wireMessage] = r.Reason
+			}
+			if r.Interrupt {
+				dec[wireInterrupt] = true
 			}
 			specific[wireDecision] = dec
 		}
@@ -120,6 +126,9 @@ func Render(ev Event, r Result, d Dialect) Answer {
 	}
 	if r.UpdatedInput != nil && ev.Block != BlockPermission && ev.Block != BlockBehavior {
 		warn("this event takes no updatedInput; it was dropped")
+	}
+	if (r.UpdatedPermissions != nil || r.Interrupt) && ev.Block != BlockBehavior {
+		warn("only PermissionRequest takes updatedPermissions and interrupt; they were dropped")
 	}
 
 	if r.Context != "" {
@@ -139,6 +148,11 @@ func Render(ev Event, r Result, d Dialect) Answer {
 		{wireWatchPaths, len(r.WatchPaths) > 0, r.WatchPaths},
 		{wireRetry, r.Retry, true},
 		{wireDisplayContent, r.DisplayContent != "", r.DisplayContent},
+		{wireInitialUserMessage, r.InitialUserMessage != "", r.InitialUserMessage},
+		{wireReloadSkills, r.ReloadSkills, true},
+		{wireSuppressOriginalPrompt, r.SuppressOriginalPrompt, true},
+		{wireAction, r.Action != "", r.Action},
+		{wireContent, r.Content != nil, r.Content},
 	}
 	for _, o := range optional {
 		if !o.set {
@@ -159,6 +173,9 @@ func Render(ev Event, r Result, d Dialect) Answer {
 	}
 	if r.SystemMessage != "" {
 		top[wireSystemMessage] = r.SystemMessage
+	}
+	if r.TerminalSequence != "" {
+		top[wireTerminalSequence] = r.TerminalSequence
 	}
 
 	if len(specific) > 0 {
@@ -198,8 +215,11 @@ func flattenCopilot(top, specific map[string]any) {
 			top[wireCopilotModifiedArgs] = v
 		case wireDecision:
 			for dk, dv := range v.(map[string]any) {
-				if dk == wireUpdatedInput {
+				switch dk {
+				case wireUpdatedInput:
 					dk = wireCopilotModifiedArgs
+				case wireUpdatedPermissions:
+					continue // Copilot has no permission updates
 				}
 				top[dk] = dv
 			}

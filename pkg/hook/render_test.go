@@ -12,9 +12,9 @@ import (
 // fields per event, written out independently of the event table so the
 // two check each other.
 var specificByEvent = map[string][]string{
-	"SessionStart":        {"additionalContext", "sessionTitle", "watchPaths"},
+	"SessionStart":        {"additionalContext", "sessionTitle", "watchPaths", "initialUserMessage", "reloadSkills"},
 	"Setup":               {"additionalContext"},
-	"UserPromptSubmit":    {"additionalContext", "sessionTitle"},
+	"UserPromptSubmit":    {"additionalContext", "sessionTitle", "suppressOriginalPrompt"},
 	"UserPromptExpansion": {"additionalContext"},
 	"PreToolUse":          {"permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"},
 	"PermissionRequest":   {"decision"},
@@ -27,6 +27,8 @@ var specificByEvent = map[string][]string{
 	"SubagentStop":        {"additionalContext"},
 	"Stop":                {"additionalContext"},
 	"CwdChanged":          {"watchPaths"},
+	"Elicitation":         {"action", "content"},
+	"ElicitationResult":   {"action", "content"},
 	"FileChanged":         {"watchPaths"},
 }
 
@@ -53,6 +55,12 @@ var everyField = []Result{
 	{Retry: true},
 	{DisplayContent: "shown"},
 	{Path: "/wt"},
+	{Decision: DecisionDeny, Interrupt: true, Reason: "stop"},
+	{Decision: DecisionAllow, UpdatedPermissions: json.RawMessage(`[{"type":"setMode","mode":"acceptEdits","destination":"session"}]`)},
+	{InitialUserMessage: "hi", ReloadSkills: true},
+	{SuppressOriginalPrompt: true, Decision: DecisionDeny, Reason: "no"},
+	{Action: "decline", Content: json.RawMessage(`{"a":1}`)},
+	{TerminalSequence: "\u001b]9;done\u0007"},
 	Merge(Deny("a"), Context("b"), Result{SystemMessage: "c", Halt: true, SessionTitle: "d", WatchPaths: []string{"/e"}, Retry: true, DisplayContent: "f"}),
 }
 
@@ -96,7 +104,7 @@ func checkAnswer(t *testing.T, ev Event, d Dialect, a Answer, i int) {
 	if dec.More() {
 		t.Errorf("%s: stdout holds more than one JSON value: %q", name(), a.Stdout)
 	}
-	allowedTop := map[string]bool{"continue": true, "stopReason": true, "systemMessage": true}
+	allowedTop := map[string]bool{"continue": true, "stopReason": true, "systemMessage": true, "terminalSequence": true}
 	if topDecisionEvents[ev.Name] {
 		allowedTop["decision"], allowedTop["reason"] = true, true
 	}
@@ -106,7 +114,7 @@ func checkAnswer(t *testing.T, ev Event, d Dialect, a Answer, i int) {
 		for _, f := range specificByEvent[ev.Name] {
 			allowedTop[f] = true
 		}
-		allowedTop["modifiedArgs"], allowedTop["behavior"], allowedTop["message"] = true, true, true
+		allowedTop["modifiedArgs"], allowedTop["behavior"], allowedTop["message"], allowedTop["interrupt"] = true, true, true, true
 		delete(allowedTop, "updatedInput")
 	}
 	for k := range obj {
@@ -214,6 +222,10 @@ func TestRenderExamples(t *testing.T) {
 		{"context where none is accepted is dropped with a warning", "PermissionDenied", Context("x"), Claude, ``, 0,
 			"magehook: PermissionDenied: this event takes no additionalContext; it was dropped\n"},
 		{"halt is universal", "UserPromptSubmit", Result{Halt: true, HaltReason: "quota"}, Claude, `{"continue":false,"stopReason":"quota"}`, 0, ""},
+		{"a permission request deny may interrupt", "PermissionRequest", Result{Decision: DecisionDeny, Reason: "no", Interrupt: true}, Claude,
+			`{"hookSpecificOutput":{"decision":{"behavior":"deny","interrupt":true,"message":"no"},"hookEventName":"PermissionRequest"}}`, 0, ""},
+		{"an elicitation answer", "Elicitation", Result{Action: "accept", Content: json.RawMessage(`{"repo":"x"}`)}, Claude,
+			`{"hookSpecificOutput":{"action":"accept","content":{"repo":"x"},"hookEventName":"Elicitation"}}`, 0, ""},
 		{"nothing to say prints nothing", "PreToolUse", Result{}, Claude, ``, 0, ""},
 	}
 	for _, tt := range tests {

@@ -72,6 +72,22 @@ type Result struct {
 	DisplayContent string
 	// Path is the worktree path WorktreeCreate prints.
 	Path string
+	// Interrupt stops Claude with a PermissionRequest deny;
+	// UpdatedPermissions applies permission updates with an allow.
+	Interrupt          bool
+	UpdatedPermissions json.RawMessage
+	// InitialUserMessage (non-interactive sessions) and ReloadSkills answer
+	// SessionStart; SuppressOriginalPrompt goes with a UserPromptSubmit block.
+	InitialUserMessage     string
+	ReloadSkills           bool
+	SuppressOriginalPrompt bool
+	// Action ("accept", "decline" or "cancel") and Content answer an MCP
+	// elicitation (Elicitation, ElicitationResult).
+	Action  string
+	Content json.RawMessage
+	// TerminalSequence is an allow-listed escape sequence Claude Code emits
+	// (a notification or a title), for any event.
+	TerminalSequence string
 	// Text is a line for Claude's context. On the events whose plain
 	// stdout Claude Code adds to the context (SessionStart,
 	// UserPromptSubmit, UserPromptExpansion) it is printed as plain text
@@ -133,6 +149,24 @@ func Merge(results ...Result) Result {
 		}
 		texts = appendNonEmpty(texts, r.Text)
 		m.Retry = m.Retry || r.Retry
+		m.Interrupt = m.Interrupt || r.Interrupt
+		m.ReloadSkills = m.ReloadSkills || r.ReloadSkills
+		m.SuppressOriginalPrompt = m.SuppressOriginalPrompt || r.SuppressOriginalPrompt
+		if r.UpdatedPermissions != nil {
+			m.UpdatedPermissions = r.UpdatedPermissions
+		}
+		if r.InitialUserMessage != "" {
+			m.InitialUserMessage = r.InitialUserMessage
+		}
+		if r.Action != "" {
+			m.Action = r.Action
+		}
+		if r.Content != nil {
+			m.Content = r.Content
+		}
+		if r.TerminalSequence != "" {
+			m.TerminalSequence = r.TerminalSequence
+		}
 		m.WatchPaths = append(m.WatchPaths, r.WatchPaths...)
 	}
 	m.Reason = strings.Join(reasons, "\n")

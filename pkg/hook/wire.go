@@ -22,6 +22,14 @@ const (
 	wireSessionTitle             = "sessionTitle"
 	wireWatchPaths               = "watchPaths"
 	wireDisplayContent           = "displayContent"
+	wireInterrupt                = "interrupt"
+	wireUpdatedPermissions       = "updatedPermissions"
+	wireInitialUserMessage       = "initialUserMessage"
+	wireReloadSkills             = "reloadSkills"
+	wireSuppressOriginalPrompt   = "suppressOriginalPrompt"
+	wireAction                   = "action"
+	wireContent                  = "content"
+	wireTerminalSequence         = "terminalSequence"
 
 	// Copilot's flat dialect renames the input rewrite.
 	wireCopilotModifiedArgs = "modifiedArgs"
