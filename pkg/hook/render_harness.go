@@ -44,9 +44,15 @@ func renderCodex(ev Event, r Result) Answer {
 		drop("updatedToolOutput")
 		r.UpdatedToolOutput = nil
 	}
-	if r.SessionTitle != "" || len(r.WatchPaths) > 0 || r.Retry || r.DisplayContent != "" {
-		drop("sessionTitle, watchPaths, retry and displayContent")
-		r.SessionTitle, r.WatchPaths, r.Retry, r.DisplayContent = "", nil, false, ""
+	if r.Interrupt || r.UpdatedPermissions != nil {
+		drop("interrupt and updatedPermissions")
+		r.Interrupt, r.UpdatedPermissions = false, nil
+	}
+	if r.SessionTitle != "" || len(r.WatchPaths) > 0 || r.Retry || r.DisplayContent != "" || r.InitialUserMessage != "" ||
+		r.ReloadSkills || r.SuppressOriginalPrompt || r.Action != "" || r.Content != nil || r.TerminalSequence != "" {
+		drop("fields outside its schema (sessionTitle, watchPaths, retry, displayContent, initialUserMessage, reloadSkills, suppressOriginalPrompt, elicitation answers, terminalSequence)")
+		r.SessionTitle, r.WatchPaths, r.Retry, r.DisplayContent, r.InitialUserMessage = "", nil, false, "", ""
+		r.ReloadSkills, r.SuppressOriginalPrompt, r.Action, r.Content, r.TerminalSequence = false, false, "", nil, ""
 	}
 	a := Render(ev, r, Claude)
 	a.Stderr = append(warnings, a.Stderr...)
