@@ -278,3 +278,48 @@ func TestMergeFollowsClaudeCodePrecedence(t *testing.T) {
 		t.Errorf("the last updated input should win, got %s", m.UpdatedInput)
 	}
 }
+
+// TestCodexNeverGetsAFieldItsSchemaRejects: Codex marks a hook failed (and
+// runs the tool) on an unknown field or an "ask".
+func TestCodexNeverGetsAFieldItsSchemaRejects(t *testing.T) {
+	codex, _ := LookupHarness("codex")
+	allowedSpecific := map[string]bool{"hookEventName": true, "permissionDecision": true, "permissionDecisionReason": true,
+		"updatedInput": true, "additionalContext": true, "decision": true}
+	for native := range codex.Events {
+		ev := MustLookup(native)
+		for i, r := range everyField {
+			a := RenderFor(ev, r, codex)
+			if len(a.Stdout) == 0 {
+				continue
+			}
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(a.Stdout, &obj); err != nil {
+				t.Fatalf("%s/%d: %s", native, i, a.Stdout)
+			}
+			for k := range obj {
+				switch k {
+				case "decision", "reason", "systemMessage", "hookSpecificOutput":
+				case "continue", "stopReason":
+					if native == "PreToolUse" || native == "PermissionRequest" {
+						t.Errorf("%s/%d: %s on a tool event: %s", native, i, k, a.Stdout)
+					}
+				default:
+					t.Errorf("%s/%d: top-level %s: %s", native, i, k, a.Stdout)
+				}
+			}
+			var spec map[string]json.RawMessage
+			json.Unmarshal(obj["hookSpecificOutput"], &spec)
+			for k, v := range spec {
+				if !allowedSpecific[k] {
+					t.Errorf("%s/%d: hookSpecificOutput.%s: %s", native, i, k, a.Stdout)
+				}
+				if k == "permissionDecision" && string(v) != `"allow"` && string(v) != `"deny"` {
+					t.Errorf("%s/%d: permissionDecision %s", native, i, v)
+				}
+				if k == "decision" && strings.Contains(string(v), "updatedPermissions") || strings.Contains(string(v), "interrupt") {
+					t.Errorf("%s/%d: %s", native, i, v)
+				}
+			}
+		}
+	}
+}
