@@ -28,10 +28,12 @@ func library() wiki.Library {
 	return lib
 }
 
-// Init clones the library from wiki.origin when it is absent; a failed
-// clone warns and exits 0.
+// Init clones the library from wiki.origin when it is absent and prints
+// the directory it cloned into; a failed clone warns and exits 0.
 func (Wiki) Init(ctx context.Context) {
-	library().Init(ctx)
+	if dir, _ := library().Init(ctx); dir != "" {
+		fmt.Println(dir)
+	}
 }
 
 // Open prints the page of a session, creating, committing and pushing

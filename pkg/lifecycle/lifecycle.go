@@ -59,8 +59,10 @@ func sessionStart(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, err
 	}
-	if err := lib.Init(c.Context); err != nil {
+	if dir, err := lib.Init(c.Context); err != nil {
 		return hook.Result{}, err
+	} else if dir != "" {
+		fmt.Fprintln(c.Stderr, dir) // init's output goes to stderr: stdout is the page name
 	}
 	project, err := wiki.ProjectOf(c.Config, c.Payload.CWD)
 	if err != nil {

@@ -145,29 +145,29 @@ func (l Library) git() gitx.Git { return gitx.Git{Dir: l.Dir, Log: l.log()} }
 // quiet runs git for its output, keeping git's messages off the log.
 func (l Library) quiet() gitx.Git { return gitx.Git{Dir: l.Dir} }
 
-// Init clones the library when its directory is absent; a second run
+// Init clones the library when its directory is absent, and returns the
+// directory it cloned into ("" when it cloned nothing); a second run
 // changes nothing. A failed clone (no network, no repository) warns and
-// returns nil: the session that follows must still start.
-func (l Library) Init(ctx context.Context) error {
+// returns no error: the session that follows must still start.
+func (l Library) Init(ctx context.Context) (string, error) {
 	if l.Origin == "" {
 		l.warn("no wiki.origin in .toolingrc: this checkout has no learning library")
-		return nil
+		return "", nil
 	}
 	if _, err := os.Stat(l.Dir); err == nil {
-		return nil
+		return "", nil
 	}
 	if err := os.MkdirAll(filepath.Dir(l.Dir), 0o755); err != nil {
 		l.warn("%v", err)
-		return nil
+		return "", nil
 	}
 	err := gitx.Git{Dir: filepath.Dir(l.Dir), Log: l.log()}.Run(ctx, "clone", "--quiet", "--", l.Origin, l.Dir)
 	if err != nil {
 		os.RemoveAll(l.Dir)
 		l.warn("cannot clone %s: %v; the session goes on without the library", l.Origin, err)
-		return nil
+		return "", nil
 	}
-	fmt.Fprintln(l.log(), l.Dir)
-	return nil
+	return l.Dir, nil
 }
 
 func (l Library) ready(ctx context.Context) error {

@@ -30,8 +30,9 @@ func library(t *testing.T, originPath string) (wiki.Library, *bytes.Buffer) {
 	t.Helper()
 	var log bytes.Buffer
 	lib := wiki.Library{Dir: filepath.Join(t.TempDir(), "Wiki"), Origin: originPath, Log: &log, Now: func() time.Time { return day }}
-	if err := lib.Init(context.Background()); err != nil {
-		t.Fatal(err)
+	dir, err := lib.Init(context.Background())
+	if err != nil || dir != lib.Dir {
+		t.Fatalf("init: %q, %v", dir, err)
 	}
 	return lib, &log
 }
@@ -48,12 +49,12 @@ func TestInit(t *testing.T) {
 		t.Fatal("init did not clone")
 	}
 	head := gittest.Git(t, lib.Dir, "rev-parse", "HEAD")
-	if err := lib.Init(context.Background()); err != nil || gittest.Git(t, lib.Dir, "rev-parse", "HEAD") != head {
+	if _, err := lib.Init(context.Background()); err != nil || gittest.Git(t, lib.Dir, "rev-parse", "HEAD") != head {
 		t.Errorf("a second init changed something: %v", err)
 	}
 	var log bytes.Buffer
 	offline := wiki.Library{Dir: filepath.Join(t.TempDir(), "Wiki"), Origin: "file:///nonexistent/wiki.git", Log: &log}
-	if err := offline.Init(context.Background()); err != nil {
+	if _, err := offline.Init(context.Background()); err != nil {
 		t.Errorf("an offline init must not fail: %v", err)
 	}
 	if !strings.Contains(log.String(), "warning: cannot clone") {
