@@ -103,3 +103,31 @@ func TestNoInitWorkOnTheHookPath(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryPackageHasADoc: pkg/ is the public API for hook authors, and a
+// package's doc is its manual.
+func TestEveryPackageHasADoc(t *testing.T) {
+	for _, root := range []string{"../../pkg", "../../hooks", "../../internal", "."} {
+		filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || strings.Contains(dir, "testdata") {
+				return nil
+			}
+			pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi fs.FileInfo) bool {
+				return !strings.HasSuffix(fi.Name(), "_test.go")
+			}, parser.PackageClauseOnly|parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, pkg := range pkgs {
+				documented := false
+				for _, f := range pkg.Files {
+					documented = documented || f.Doc != nil
+				}
+				if !documented {
+					t.Errorf("%s: package %s has no doc comment", dir, name)
+				}
+			}
+			return nil
+		})
+	}
+}
