@@ -272,3 +272,45 @@ func cmdValidJSON(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 }
+
+// TestDoctorFindsAStaleBinary builds the hook binary of a repository that
+// imports the plugin, then changes a magefile: the doctor must say the
+// binary is stale, and fresh again after hook:build.
+func TestDoctorFindsAStaleBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	root, _ := os.Getwd()
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := gittest.Repo(t, map[string]string{
+		"go.mod": "module example.com/stale\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
+		"go.sum":     string(sum),
+		".toolingrc": "hook.enable sessionclock\n",
+		".gitignore": "bin/\n.magehook/\n",
+		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
+	})
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	bin := filepath.Join(repo, "bin", "magehook")
+	var log bytes.Buffer
+	if err := buildinfo.Build(context.Background(), repo, bin, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	doctor := func() string {
+		cmd := exec.Command(bin, "doctor")
+		cmd.Dir = repo
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := doctor(); !strings.Contains(out, "ok binary fresh: built from the current sources") {
+		t.Fatalf("a fresh build:\n%s", out)
+	}
+	gittest.Write(t, repo, map[string]string{"magefiles/extra.go": "//go:build mage\n\npackage main\n\n// Extra is a new target.\nfunc Extra() {}\n"})
+	if out := doctor(); !strings.Contains(out, "problem binary fresh: stale: built from sources") {
+		t.Fatalf("after a magefile changed:\n%s", out)
+	}
+}
