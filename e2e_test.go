@@ -286,10 +286,10 @@ func TestDoctorFindsAStaleBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := gittest.Repo(t, map[string]string{
-		"go.mod": "module example.com/stale\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
-		"go.sum":     string(sum),
-		".toolingrc": "hook.enable sessionclock\n",
-		".gitignore": "bin/\n.magehook/\n",
+		"go.mod":                "module example.com/stale\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
+		"go.sum":                string(sum),
+		".toolingrc":            "hook.enable sessionclock\n",
+		".gitignore":            "bin/\n.magehook/\n",
 		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
 	})
 	t.Setenv("GOFLAGS", "-mod=mod")
