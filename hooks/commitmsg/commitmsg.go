@@ -47,8 +47,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/renameio/v2"
-
+	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/gitx"
 )
 
@@ -193,7 +192,7 @@ func Install(ctx context.Context, dir, binary string) (string, bool, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return "", false, err
 		}
-		return path, true, renameio.WriteFile(path, []byte(text), 0o755, renameio.WithTempDir(filepath.Dir(path)))
+		return path, true, atomicfile.WriteFile(path, []byte(text), 0o755)
 	}
 	if err != nil {
 		return "", false, err
@@ -261,5 +260,5 @@ func isShellScript(data []byte) bool {
 }
 
 func rewrite(path string, data []byte) error {
-	return renameio.WriteFile(path, data, 0o755, renameio.WithTempDir(filepath.Dir(path)), renameio.WithExistingPermissions())
+	return atomicfile.WriteFile(path, data, 0o755)
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/magehook/magehook/pkg/atomicfile"
 )
 
 // Rewrite is one atomic edit of a settings file.
@@ -92,10 +92,7 @@ func (rw Rewrite) Run() (Outcome, error) {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return out, err
 		}
-		pf, err := renameio.NewPendingFile(target,
-			renameio.WithTempDir(filepath.Dir(target)),
-			renameio.WithPermissions(0o644),
-			renameio.WithExistingPermissions())
+		pf, err := atomicfile.Create(target, 0o644)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", rw.Path, err)
 		}
@@ -119,7 +116,7 @@ func (rw Rewrite) Run() (Outcome, error) {
 			out.Backup = ""
 			continue // changed under us: start over from the new bytes
 		}
-		if err := pf.CloseAtomicallyReplace(); err != nil {
+		if err := pf.Replace(); err != nil {
 			pf.Cleanup()
 			return out, fmt.Errorf("%s: %w", rw.Path, err)
 		}
@@ -200,7 +197,7 @@ func (rw Rewrite) backup(old []byte) (string, error) {
 	}
 	stamp := now().UTC().Format("20060102T150405.000000000Z")
 	name := filepath.Join(rw.BackupDir, rw.BackupPrefix+"."+stamp+".bak")
-	if err := renameio.WriteFile(name, old, 0o600, renameio.WithTempDir(rw.BackupDir)); err != nil {
+	if err := atomicfile.WriteFile(name, old, 0o600); err != nil {
 		return "", fmt.Errorf("backup %s: %w", name, err)
 	}
 	keep := rw.Keep
