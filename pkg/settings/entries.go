@@ -269,7 +269,11 @@ func IsOurs(handler *Object, root string) bool {
 	if len(words) < 2 || !strings.HasPrefix(words[1], "hook:") {
 		return false
 	}
-	return insideRoot(ExpandProjectDir(words[0], root), root)
+	bin := ExpandProjectDir(words[0], root)
+	if !filepath.IsAbs(bin) && strings.Contains(bin, "/") {
+		bin = filepath.Join(root, bin) // a path relative to the project, where hooks run
+	}
+	return insideRoot(bin, root)
 }
 
 // ExpandProjectDir replaces $CLAUDE_PROJECT_DIR and ${CLAUDE_PROJECT_DIR}
