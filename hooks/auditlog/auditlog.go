@@ -90,7 +90,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			rec.Error = redact.Cut(redact.String(p.Error), 500)
 		}
 	}
-	state, err := c.Config.Get(toolingrc.KeyStateDir)
+	state, err := c.StateDir()
 	if err != nil {
 		return hook.Result{}, err
 	}
@@ -98,7 +98,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if toolingrc.IsToken(p.SessionID) {
 		session = p.SessionID
 	}
-	log := jsonlog.Log{Path: filepath.Join(state.Abs(), "audit", session+".jsonl"), MaxBytes: 5 << 20, Keep: 3}
+	log := jsonlog.Log{Path: filepath.Join(state, "audit", session+".jsonl"), MaxBytes: 5 << 20, Keep: 3}
 	return hook.Result{}, log.Append(rec)
 }
 

@@ -34,7 +34,6 @@ import (
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/redact"
-	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // Handler is the catalogue entry.
@@ -109,10 +108,10 @@ func run(c *hook.Call) (hook.Result, error) {
 		}
 		rec.Answers[redact.String(q)] = redact.Cut(redact.String(text), 2000)
 	}
-	state, err := c.Config.Get(toolingrc.KeyStateDir)
+	state, err := c.StateDir()
 	if err != nil {
 		return hook.Result{}, err
 	}
-	log := jsonlog.Log{Path: filepath.Join(state.Abs(), "decisions.jsonl"), MaxBytes: 5 << 20, Keep: 10}
+	log := jsonlog.Log{Path: filepath.Join(state, "decisions.jsonl"), MaxBytes: 5 << 20, Keep: 10}
 	return hook.Result{}, log.Append(rec)
 }

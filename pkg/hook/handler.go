@@ -146,7 +146,7 @@ func compileMatcher(matcher string) (func(string) bool, error) {
 	if names, ok := ExactNames(matcher); ok {
 		return func(v string) bool {
 			for _, n := range names {
-				if n == v || (isAgentTool(n) && isAgentTool(v)) {
+				if payload.SameTool(n, v) {
 					return true
 				}
 			}
@@ -186,8 +186,6 @@ func isExactList(m string) bool {
 	}
 	return true
 }
-
-func isAgentTool(name string) bool { return name == "Agent" || name == "Task" }
 
 // matchValue is the payload value an event's matcher is tested against.
 func matchValue(ev Event, p *payload.Payload) string {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/magehook/magehook/pkg/payload"
 )
 
 // Harness is a coding agent that runs hooks, and how its wire shape
@@ -126,7 +128,7 @@ func (h Harness) NativeTools(claude []string) []string {
 	for _, c := range claude {
 		found := false
 		for native, common := range h.Tools {
-			if common == c || (isAgentTool(c) && isAgentTool(common)) {
+			if payload.SameTool(common, c) {
 				found = true
 				if !seen[native] {
 					seen[native] = true

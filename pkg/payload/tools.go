@@ -102,11 +102,17 @@ func Input[T any](p *Payload) (T, error) {
 // Task name the same tool.
 func (p *Payload) IsTool(names ...string) bool {
 	for _, n := range names {
-		if n == p.ToolName || (isAgent(n) && isAgent(p.ToolName)) {
+		if SameTool(n, p.ToolName) {
 			return true
 		}
 	}
 	return false
+}
+
+// SameTool reports whether two tool names name one tool: equal, or Agent
+// and its old name Task.
+func SameTool(a, b string) bool {
+	return a == b || isAgent(a) && isAgent(b)
 }
 
 func isAgent(name string) bool { return name == "Agent" || name == "Task" }
