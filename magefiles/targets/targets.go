@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
+	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -37,7 +38,12 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
+	os.Exit(hook.Main(ctx, event, deref(harness), hookSet(), os.Args))
+}
+
+// hookSet is what the hook binary answers with.
+func hookSet() hook.Set {
+	return hook.Set{Handlers: handlers(), Builtin: lifecycleHandlers(), Installed: settings.Installed}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
