@@ -76,6 +76,7 @@ func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook 
 
 // installers resolves the options: one installer per harness named.
 func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
+	hs0 := checkedHandlers()
 	cfg, err := toolingrc.Discover(startDir())
 	if err != nil {
 		fail(hook.ExitConfig, err)
@@ -100,7 +101,7 @@ func installers(scope *string, dryrun *bool, harness *string) []settings.Install
 		if h.Name != "claude" && s != settings.Project {
 			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h.Name)))
 		}
-		out = append(out, settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
+		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}
 	return out
 }

@@ -35,6 +35,17 @@ var Local []hook.Handler
 
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
+// checkedHandlers is handlers() after the whole set (builtin ones included)
+// is validated: install and list refuse a set that cannot work, naming the
+// handler (exit 3), as dispatch does.
+func checkedHandlers() []hook.Handler {
+	hs := handlers()
+	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	return hs
+}
+
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
@@ -58,7 +69,7 @@ func (Hook) List() {
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, handlers(), enabled); err != nil {
+	if err := hook.List(os.Stdout, checkedHandlers(), enabled); err != nil {
 		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
 		os.Exit(hook.ExitFail)
 	}
