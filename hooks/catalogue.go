@@ -7,6 +7,7 @@ package hooks
 import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
@@ -22,5 +23,6 @@ func All() []hook.Handler {
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
+		contextfile.Handler,
 	}
 }
