@@ -9,6 +9,7 @@ import (
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
+	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/pkg/hook"
@@ -24,5 +25,6 @@ func All() []hook.Handler {
 		auditlog.Handler,
 		decisionlog.Handler,
 		contextfile.Handler,
+		docdrift.Handler,
 	}
 }
