@@ -10,6 +10,7 @@ import (
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/docdrift"
+	"github.com/magehook/magehook/hooks/docorphan"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/pkg/hook"
@@ -26,5 +27,6 @@ func All() []hook.Handler {
 		decisionlog.Handler,
 		contextfile.Handler,
 		docdrift.Handler,
+		docorphan.Handler,
 	}
 }
