@@ -11,6 +11,7 @@ import (
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/pkg/hook"
@@ -28,5 +29,6 @@ func All() []hook.Handler {
 		contextfile.Handler,
 		docdrift.Handler,
 		docorphan.Handler,
+		ledger.Handler,
 	}
 }
