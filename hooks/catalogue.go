@@ -14,6 +14,7 @@ import (
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
+	"github.com/magehook/magehook/hooks/stopreminder"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -30,5 +31,6 @@ func All() []hook.Handler {
 		docdrift.Handler,
 		docorphan.Handler,
 		ledger.Handler,
+		stopreminder.Handler,
 	}
 }
