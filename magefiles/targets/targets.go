@@ -49,12 +49,19 @@ func checkedHandlers() []hook.Handler {
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), hookSet(), os.Args))
+	os.Exit(resume(ctx, event, harness))
 }
 
-// hookSet is what the hook binary answers with.
-func hookSet() hook.Set {
-	return hook.Set{Handlers: handlers(), Builtin: lifecycleHandlers(), Installed: settings.Installed}
+// hookSet is what the hook binary answers with: the catalogue and the
+// repository's own handlers (local; the catalogue alone before package
+// main's init has run), the builtin ones, and the check for installed
+// entries.
+func hookSet(local bool) hook.Set {
+	hs := hooks.All()
+	if local {
+		hs = handlers()
+	}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

@@ -78,6 +78,12 @@ type Dispatcher struct {
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
+
+	// early and read serve Early and Resume (early.go): the answer from a
+	// hook:<event> target's init, before the magefile has registered its
+	// own handlers.
+	early bool
+	read  *Pending
 }
 
 // Dispatch answers the event named by its wire name and returns the exit code.
@@ -114,6 +120,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	var enabled []Handler
 	if cerr == nil {
 		enabled, cerr = d.enabled(cfg)
+	}
+	if cerr == errStepAside {
+		return stepAside
 	}
 	if perr != nil {
 		return d.badPayload(ev, cfg, enabled, starts, cerr, perr)
@@ -303,7 +312,11 @@ func (d *Dispatcher) lifecycleOnly(ctx context.Context, ev Event, p *payload.Pay
 // sent is the event name the payload itself carries, as the harness wrote
 // it ("" when it names none).
 func (d *Dispatcher) decode(ev Event) (p *payload.Payload, sent string, err error) {
-	data, err := payload.ReadAll(d.Stdin, d.Cap)
+	if d.read == nil {
+		data, err := payload.ReadAll(d.Stdin, d.Cap)
+		d.read = &Pending{data: data, err: err}
+	}
+	data, err := d.read.data, d.read.err
 	if err != nil {
 		return nil, "", err
 	}
@@ -470,6 +483,9 @@ func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
 	var out []Handler
 	for i, name := range v.Values {
 		h, ok := find(d.Handlers, name)
+		if !ok && d.early {
+			return nil, errStepAside
+		}
 		if !ok {
 			o := v.Origins[i]
 			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable,

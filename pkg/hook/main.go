@@ -29,19 +29,25 @@ type Set struct {
 // A bad MAGEHOOK_PAYLOAD_CAP is a configuration error, which closes the
 // gates like a bad .toolingrc.
 func Main(ctx context.Context, event, harness string, set Set, args []string) int {
+	return Resume(ctx, event, harness, set, args, nil)
+}
+
+// prepare checks the arguments and the environment and makes the
+// dispatcher for one event; false with the exit code when they are wrong.
+func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, bool) {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	h, ok := LookupHarness(harness)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
@@ -53,7 +59,7 @@ func Main(ctx context.Context, event, harness string, set Set, args []string) in
 			d.Cap = n
 		}
 	}
-	return d.Dispatch(ctx, event)
+	return d, 0, true
 }
 
 // ExtraArgs returns the command-line arguments after target in a compiled

@@ -20,6 +20,23 @@ const (
 	KeyGuardProtect       = "guard.protect"
 	KeyGuardStopcheck     = "guard.stopcheck"
 	KeyCommitConventional = "commit.conventional"
+
+	// The catalogue handlers' keys (hooks/*; README configuration table).
+	KeyContextFile         = "context.file"
+	KeyDocdriftWatch       = "docdrift.watch"
+	KeyDocdriftBlocking    = "docdrift.blocking"
+	KeyDocorphanSkip       = "docorphan.skip"
+	KeyStopreminderText    = "stopreminder.text"
+	KeyNotifyCommand       = "notify.command"
+	KeyNotifyEvents        = "notify.events"
+	KeySubagentgateTypes   = "subagentgate.types"
+	KeySubagentgateCheck   = "subagentgate.check"
+	KeySubagentgateScope   = "subagentgate.scope"
+	KeySubagentgateSecrets = "subagentgate.secrets"
+	KeyDevserverCommand    = "devserver.command"
+	KeyDevserverPort       = "devserver.port"
+	KeyDevserverPidfile    = "devserver.pidfile"
+	KeyGuardStopagents     = "guard.stopagents"
 )
 
 type kind int
@@ -32,6 +49,7 @@ const (
 	kindWord              // any single word
 	kindText              // free text (a command line)
 	kindBool              // yes or no
+	kindPort              // a TCP port number, 1-65535
 )
 
 type keySpec struct {
@@ -78,6 +96,28 @@ func specOf(key string) (keySpec, bool) {
 		return keySpec{kindText, nil}, true
 	case KeyCommitConventional:
 		return keySpec{kindBool, []string{"no"}}, true
+	case KeyContextFile:
+		return keySpec{kindPath, []string{}}, true
+	case KeyDocdriftWatch, KeyDocorphanSkip, KeySubagentgateScope:
+		return keySpec{kindWord, []string{}}, true // globs
+	case KeyDocdriftBlocking:
+		return keySpec{kindBool, []string{"no"}}, true
+	case KeyStopreminderText, KeyNotifyCommand, KeyDevserverCommand:
+		return keySpec{kindText, nil}, true
+	case KeyNotifyEvents:
+		return keySpec{kindWord, []string{"Stop", "Notification"}}, true
+	case KeySubagentgateTypes:
+		return keySpec{kindWord, []string{}}, true
+	case KeySubagentgateCheck:
+		return keySpec{kindText, []string{}}, true
+	case KeySubagentgateSecrets:
+		return keySpec{kindBool, []string{"yes"}}, true
+	case KeyDevserverPort:
+		return keySpec{kindPort, nil}, true
+	case KeyDevserverPidfile:
+		return keySpec{kindPath, nil}, true
+	case KeyGuardStopagents:
+		return keySpec{kindWord, []string{"*"}}, true
 	}
 	return keySpec{}, false
 }
@@ -245,6 +285,18 @@ func check(k kind, v string) string {
 	case kindBool:
 		if v != "yes" && v != "no" {
 			return "value " + quote(v) + " must be yes or no"
+		}
+	case kindPort:
+		n := 0
+		for i := 0; i < len(v) && n <= 65535; i++ {
+			if v[i] < '0' || v[i] > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(v[i]-'0')
+		}
+		if v == "" || n < 1 || n > 65535 {
+			return "value " + quote(v) + " is not a TCP port; write a number from 1 to 65535"
 		}
 	}
 	return ""
