@@ -12,6 +12,7 @@ import (
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
 	"github.com/magehook/magehook/hooks/ledger"
+	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
@@ -32,5 +33,6 @@ func All() []hook.Handler {
 		docorphan.Handler,
 		ledger.Handler,
 		stopreminder.Handler,
+		notify.Handler,
 	}
 }
