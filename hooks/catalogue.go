@@ -11,6 +11,7 @@ import (
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/sessionclock"
@@ -34,5 +35,6 @@ func All() []hook.Handler {
 		ledger.Handler,
 		stopreminder.Handler,
 		notify.Handler,
+		lastpayload.Handler,
 	}
 }
