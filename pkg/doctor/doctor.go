@@ -23,6 +23,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/jsontree"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -203,7 +204,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 type scopeFile struct {
 	scope settings.Scope
 	path  string
-	hooks *settings.Object
+	hooks *jsontree.Object
 }
 
 func (d *doctor) checkSettings() {
@@ -387,7 +388,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 }
 
 // ours returns magehook's entries of one event in a settings hooks object.
-func ours(hooks *settings.Object, event string, root string) []settings.Entry {
+func ours(hooks *jsontree.Object, event string, root string) []settings.Entry {
 	if hooks == nil {
 		return nil
 	}
@@ -395,13 +396,13 @@ func ours(hooks *settings.Object, event string, root string) []settings.Entry {
 	groups, _ := list.([]any)
 	var out []settings.Entry
 	for _, g := range groups {
-		group := g.(*settings.Object)
+		group := g.(*jsontree.Object)
 		matcher, _ := group.Get("matcher")
 		m, _ := matcher.(string)
 		hs, _ := group.Get("hooks")
 		items, _ := hs.([]any)
 		for _, h := range items {
-			obj, ok := h.(*settings.Object)
+			obj, ok := h.(*jsontree.Object)
 			if !ok || !settings.IsOurs(obj, root) {
 				continue
 			}
@@ -452,7 +453,7 @@ func (d *doctor) checkFile(f scopeFile) {
 			d.add(Problem, "event "+m.Key, f.path, "%s: %q is not a hook event; event names are PascalCase, e.g. PreToolUse", f.path, m.Key)
 		}
 		for i, g := range m.Value.([]any) {
-			group := g.(*settings.Object)
+			group := g.(*jsontree.Object)
 			if mv, ok := group.Get("matcher"); ok {
 				ms, isStr := mv.(string)
 				if !isStr {
@@ -464,7 +465,7 @@ func (d *doctor) checkFile(f scopeFile) {
 			hs, _ := group.Get("hooks")
 			items, _ := hs.([]any)
 			for j, h := range items {
-				obj, ok := h.(*settings.Object)
+				obj, ok := h.(*jsontree.Object)
 				if !ok {
 					d.add(Problem, "command "+m.Key, f.path, "%s[%d].hooks[%d] is not an object", where, i, j)
 					continue
@@ -506,7 +507,7 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 })
 
-func (d *doctor) checkCommand(file, where string, obj *settings.Object, root string) {
+func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string) {
 	cv, _ := obj.Get("command")
 	cmd, _ := cv.(string)
 	if strings.TrimSpace(cmd) == "" {
