@@ -69,7 +69,6 @@ func (c *Consumer) claude(t *testing.T, cl live.Client, srv *modelserver.Server,
 	return s
 }
 
-
 // catalogue enables every shipped handler.
 const catalogue = "hook.enable sessionclock\nhook.enable branchguard\nhook.enable stopguard\nhook.enable auditlog\nhook.enable decisionlog\n"
 

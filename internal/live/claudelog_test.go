@@ -13,7 +13,7 @@ type hookRun struct {
 	// Event is the log's label: the event and, for a matched event, ":"
 	// and the matcher value (PreToolUse:Bash, SessionStart:startup).
 	Event, Command string
-	Status  int
+	Status         int
 	// Outcome is what Claude Code made of the stdout: "json" (parsed and
 	// validated), "plain" (no JSON), or the error it logged.
 	Outcome string
