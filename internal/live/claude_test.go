@@ -202,3 +202,117 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeHookCheckCatchesABrokenAnswer proves the debug-log check can
+// fail: a binary that answers PreToolUse with a decision the schema does
+// not know, and SessionStart with broken JSON, must be reported.
+func TestClaudeHookCheckCatchesABrokenAnswer(t *testing.T) {
+	cl := requireClient(t, "claude")
+	c := newConsumer(t, catalogue)
+	c.installClaude(t)
+	write(t, c.Dir, "bin/magehook", "#!/bin/sh\ncat >/dev/null\ncase \"$1\" in\n"+
+		"hook:preToolUse) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"perhaps\"}}';;\n"+
+		"hook:sessionStart) echo '{not json';;\nesac\n")
+	os.Chmod(filepath.Join(c.Dir, "bin/magehook"), 0o755)
+	srv, err := modelserver.Start(modelserver.Script{Key: "list", Steps: []modelserver.Step{{Calls: []modelserver.Call{modelserver.Bash("ls")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, c.Dir, "list the files")
+	errs := strings.Join(hookErrors(s.Debug, nil), "\n")
+	for _, want := range []string{"PreToolUse:Bash: Hook JSON output validation failed", "SessionStart:startup: Hook output starts with { but is not a JSON object"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("the check missed %q; it found:\n%s", want, errs)
+		}
+	}
+}
+
+// TestClaudeStopguardBlocksOnce: a failing completion check blocks the
+// first stop with its output, which reaches the model; the second stop
+// carries stop_hook_active and ends the session.
+func TestClaudeStopguardBlocksOnce(t *testing.T) {
+	cl := requireClient(t, "claude")
+	t.Parallel()
+	c := newConsumer(t, catalogue+"guard.stopcheck sh -c \"echo tests failed: TestLive; exit 1\"\n")
+	c.installClaude(t)
+	srv, err := modelserver.Start(modelserver.Script{Key: "finish", Steps: []modelserver.Step{{Text: "I am done"}}, Final: "fixed it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, c.Dir, "finish the task")
+	if s.Err != nil {
+		t.Fatalf("claude: %v\n%s", s.Err, s.Stdout)
+	}
+	checkClaudeHooks(t, s, nil)
+	if !srv.Reached("tests failed: TestLive") {
+		t.Errorf("the completion check's output did not reach the model\n%s", srv.Dump())
+	}
+	stops := Of(c.Records(t), "Stop")
+	if len(stops) != 2 {
+		t.Fatalf("Stop fired %d times, want 2 (blocked, then let through)", len(stops))
+	}
+	if stops[0].Payload["stop_hook_active"] != false || stops[1].Payload["stop_hook_active"] != true {
+		t.Errorf("stop_hook_active: first %v, second %v; want false then true", stops[0].Payload["stop_hook_active"], stops[1].Payload["stop_hook_active"])
+	}
+	if n := len(srv.Scripted()); n != 2 {
+		t.Errorf("the model was asked %d times, want 2 (the answer, then after the block)", n)
+	}
+}
+
+// TestClaudeFreshCloneKeepsTheGates: a clone of the repository has the
+// committed settings but no bin/magehook (it is gitignored); a commit on
+// main must still be denied, not waved through by a hook that is not
+// there.
+func TestClaudeFreshCloneKeepsTheGates(t *testing.T) {
+	cl := requireClient(t, "claude")
+	t.Parallel()
+	pending(t, "issue 11 item 3: a fresh clone has no bin/magehook, every hook exits 127 (a non-blocking error) and git commit on main goes through")
+	c := newConsumer(t, catalogue)
+	c.installClaude(t)
+	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
+	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
+	write(t, clone, "README.md", "# consumer\nchanged\n")
+	before := c.head(t, clone, "HEAD")
+	srv, err := modelserver.Start(changeScript("do the work", clone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, clone, "do the work")
+	checkClaudeHooks(t, s, nil)
+	if after := c.head(t, clone, "HEAD"); after != before {
+		t.Errorf("main moved in a fresh clone: %s -> %s", before, after)
+	}
+	if !srv.Reached("protected branch main") {
+		t.Errorf("no deny reached the model\n%s", srv.Dump())
+	}
+}
+
+// TestClaudeMisspeltToolingrcClosesTheGates: a .toolingrc with a misspelt
+// key must not leave the gates open silently: git commit on main is
+// denied and the reason names the line.
+func TestClaudeMisspeltToolingrcClosesTheGates(t *testing.T) {
+	cl := requireClient(t, "claude")
+	t.Parallel()
+	pending(t, "issue 11 item 1: a misspelt key in .toolingrc (hook.enabel) is ignored, branchguard is off and git commit on main goes through")
+	c := newConsumer(t, catalogue)
+	c.installClaude(t)
+	write(t, c.Dir, ".toolingrc", strings.Replace(catalogue, "hook.enable branchguard", "hook.enabel branchguard", 1))
+	write(t, c.Dir, "README.md", "# consumer\nchanged\n")
+	before := c.head(t, c.Dir, "HEAD")
+	srv, err := modelserver.Start(modelserver.Script{Key: "commit", Steps: []modelserver.Step{{Calls: []modelserver.Call{modelserver.Bash(`git commit -am "agent change"`)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, c.Dir, "commit the change")
+	checkClaudeHooks(t, s, nil)
+	if after := c.head(t, c.Dir, "HEAD"); after != before {
+		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s", before, after)
+	}
+	if !srv.Reached("hook.enabel") {
+		t.Errorf("the reason does not name the misspelt key\n%s", srv.Dump())
+	}
+}

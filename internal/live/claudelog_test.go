@@ -51,8 +51,8 @@ func hookRuns(debug, want string) []hookRun {
 				r.Outcome = "plain"
 				break
 			}
-			if outcomeBad.MatchString(next) {
-				r.Outcome = strings.TrimSpace(next)
+			if loc := outcomeBad.FindStringIndex(next); loc != nil {
+				r.Outcome = strings.TrimSpace(next[loc[0]:])
 				break
 			}
 		}
