@@ -85,9 +85,14 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		return Outcome{}, err
 	}
 	path := in.Path()
+	var normalize func([]byte) []byte
+	if in.Harness.Name != "opencode" {
+		normalize = sortedJSON
+	}
 	return Rewrite{
 		Path:         path,
 		Edit:         edit,
+		Normalize:    normalize,
 		BackupDir:    filepath.Join(state.Abs(), "backups"),
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
@@ -100,4 +105,14 @@ func (in Installer) backupName() string {
 		return string(in.Scope)
 	}
 	return in.Harness.Name
+}
+
+// sortedJSON is a JSON document as install writes it (keys sorted,
+// two-space indent), or the bytes unchanged when they do not parse.
+func sortedJSON(data []byte) []byte {
+	tree, err := Parse(data)
+	if err != nil {
+		return data
+	}
+	return Encode(tree, true)
 }
