@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -85,6 +86,11 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		return Outcome{}, err
 	}
 	path := in.Path()
+	if in.claude() && in.Scope == User && !filepath.IsAbs(path) {
+		// Without a home the user file's path is relative, and would land
+		// in the project: the committed .claude/settings.json.
+		return Outcome{}, fmt.Errorf("-scope=user edits $HOME/.claude/settings.json, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
+	}
 	var normalize func([]byte) []byte
 	if in.Harness.Name != "opencode" {
 		normalize = sortedJSON

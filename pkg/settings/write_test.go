@@ -312,3 +312,29 @@ func TestLeftoversOfKilledRunsAreCleaned(t *testing.T) {
 		}
 	}
 }
+
+// TestUserScopeNeedsHome: with HOME unset, -scope=user refuses, naming
+// HOME, and writes nothing (the user file's path would be relative and
+// land in the project's committed settings).
+func TestUserScopeNeedsHome(t *testing.T) {
+	cfg := checkout(t, "hook.enable gate")
+	project := settings.Installer{Config: cfg, Handlers: handlers, Scope: settings.Project}
+	writeFile(t, project.Path(), foreign, 0o644)
+	t.Setenv("HOME", "")
+	t.Chdir(cfg.Root())
+	for _, op := range []string{"install", "uninstall"} {
+		in := settings.Installer{Config: cfg, Handlers: handlers, Scope: settings.User}
+		var err error
+		if op == "install" {
+			_, err = in.Install()
+		} else {
+			_, err = in.Uninstall()
+		}
+		if err == nil || !strings.Contains(err.Error(), "HOME is unset") || !strings.Contains(err.Error(), "set HOME") {
+			t.Fatalf("%s: %v, want a refusal naming HOME", op, err)
+		}
+	}
+	if data, _ := os.ReadFile(project.Path()); string(data) != foreign {
+		t.Errorf("the project's settings changed:\n%s", data)
+	}
+}
