@@ -297,7 +297,7 @@ func TestLeftoversOfKilledRunsAreCleaned(t *testing.T) {
 	path := filepath.Join(dir, "settings.json")
 	writeFile(t, path, `{}`, 0o644)
 	dead := filepath.Join(dir, ".settings.json.99999999.magehook-tmp") // above any pid Linux hands out
-	legacy := filepath.Join(dir, ".settings.json5577006791947779410") // renameio's name, from earlier versions
+	legacy := filepath.Join(dir, ".settings.json5577006791947779410")  // renameio's name, from earlier versions
 	mine := filepath.Join(dir, fmt.Sprintf(".settings.json.%d.magehook-tmp", os.Getppid()))
 	theirs := filepath.Join(dir, ".settings.json.swp")
 	for _, f := range []string{dead, legacy, mine, theirs} {
