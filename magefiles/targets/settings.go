@@ -9,7 +9,6 @@ import (
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -138,32 +137,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// Replay runs a payload file through this checkout's enabled hooks as
-// Claude Code would, and prints the exit code, the decision, and what
-// would reach the model and the user. The event is the payload's
-// hook_event_name unless -event names one. The lifecycle (library pages,
-// worktrees) only runs with -lifecycle, since it has side effects.
-func (Hook) Replay(ctx context.Context, file string, event *string, lifecycle *bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fail(hook.ExitFail, err)
-	}
-	name := deref(event)
-	if name == "" {
-		p, err := payload.Parse(data)
-		if err != nil || p.HookEventName == "" {
-			fail(hook.ExitBlock, fmt.Errorf("%s: no hook_event_name to replay (%v); pass -event=<Event>", file, err))
-		}
-		name = p.HookEventName
-	}
-	if _, ok := hook.Lookup(name); !ok {
-		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
-	}
-	d := &hook.Dispatcher{Handlers: handlers()}
-	if lifecycle != nil && *lifecycle {
-		d.Builtin = lifecycleHandlers()
-	}
-	hook.RunReplay(ctx, d, name, data).Write(os.Stdout)
 }

@@ -37,7 +37,7 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
+	os.Exit(resume(ctx, event, harness))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

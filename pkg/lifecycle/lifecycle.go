@@ -42,53 +42,133 @@ func Handlers() []hook.Handler {
 	}
 }
 
-func library(c *hook.Call) (wiki.Library, bool, error) {
+// exitCode is the code a wiki verb's error maps to, for the warnings
+// that name the call and its code.
+func exitCode(err error) int {
+	var cerr *toolingrc.Error
+	switch {
+	case errors.As(err, &cerr):
+		return hook.ExitConfig
+	case wiki.IsUsage(err):
+		return hook.ExitBlock
+	}
+	return hook.ExitFail
+}
+
+// warnCall reports a failed call of a wiki verb: a session event never
+// stops a session, so every failure is a warning naming the call and its
+// exit code (HOOK-EVENTS-3).
+func warnCall(c *hook.Call, call string, err error) {
+	fmt.Fprintf(c.Stderr, "magehook: %s: warning: %s exited %d: %v\n", c.Event.Name, call, exitCode(err), err)
+}
+
+// sessionKeys warns, naming them, when the payload lacks the keys a
+// session event needs, and reports whether the event has a checkout of
+// its own (HOOK-EVENTS-5); the cwd may be replaced by MAGEHOOK_ROOT.
+func sessionKeys(c *hook.Call) bool {
+	var absent []string
+	if c.Payload.CWD == "" && c.Getenv(toolingrc.RootEnv) == "" {
+		absent = append(absent, "cwd")
+	}
+	if c.Payload.SessionID == "" {
+		absent = append(absent, "session_id")
+	}
+	if len(absent) > 0 {
+		fmt.Fprintf(c.Stderr, "magehook: %s: warning: the payload names no cwd or no session (absent: %s); nothing to do\n", c.Event.Name, strings.Join(absent, ", "))
+		return false
+	}
+	return ownCheckout(c, true)
+}
+
+// ownCheckout reports whether the configuration is the checkout of the
+// payload's cwd (or of MAGEHOOK_ROOT): the lifecycle acts on that
+// checkout alone (HOOK-EVENTS-5, CLI-CHECKOUT-1). The dispatcher may have
+// found a configuration elsewhere (CLAUDE_PROJECT_DIR, its working
+// directory) for the enabled handlers; a session page or a worktree must
+// never land in another checkout's library or base. With warn, it says
+// so, naming the cwd.
+func ownCheckout(c *hook.Call, warn bool) bool {
+	if c.Getenv(toolingrc.RootEnv) != "" {
+		return c.Config != nil
+	}
 	if c.Config == nil {
-		return wiki.Library{}, false, nil
+		return false // the dispatcher has warned
 	}
+	cwd, err := filepath.Abs(c.Payload.CWD)
+	if c.Payload.CWD != "" && err == nil && filepath.Clean(c.Config.Start) == cwd {
+		return true
+	}
+	if warn {
+		fmt.Fprintf(c.Stderr, "magehook: %s: warning: no %s above %s, the payload's cwd; nothing to do\n", c.Event.Name, toolingrc.FileName, c.Payload.CWD)
+	}
+	return false
+}
+
+func library(c *hook.Call) (wiki.Library, error) {
 	lib, err := wiki.FromConfig(c.Config)
-	if err != nil || lib.Origin == "" {
-		return lib, false, err
-	}
 	lib.Log, lib.Now = c.Stderr, c.Now
-	return lib, true, nil
+	return lib, err
 }
 
 func sessionStart(c *hook.Call) (hook.Result, error) {
-	lib, ok, err := library(c)
-	if !ok {
-		return hook.Result{}, err
+	if !sessionKeys(c) {
+		return hook.Result{}, nil
 	}
-	if dir, err := lib.Init(c.Context); err != nil {
-		return hook.Result{}, err
-	} else if dir != "" {
+	lib, err := library(c)
+	if err != nil {
+		warnCall(c, "wiki:init", err)
+		return hook.Result{}, nil
+	}
+	dir, err := lib.Init(c.Context)
+	if err != nil {
+		warnCall(c, "wiki:init", err)
+		return hook.Result{}, nil
+	}
+	if dir != "" {
 		fmt.Fprintln(c.Stderr, dir) // init's output goes to stderr: stdout is the page name
 	}
-	project, err := wiki.ProjectOf(c.Config, c.Payload.CWD)
+	cwd := c.Payload.CWD
+	if cwd == "" {
+		cwd = c.Config.Root()
+	}
+	project, err := wiki.ProjectOf(c.Config, cwd)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}, nil
 	}
 	session, err := wiki.SessionToken(c.Payload.SessionID)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}, nil
 	}
 	page, err := lib.Open(c.Context, project, session)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}, nil
 	}
 	return hook.Result{Text: page}, nil
 }
 
 func sessionEnd(c *hook.Call) (hook.Result, error) {
-	lib, ok, err := library(c)
-	if !ok {
-		return hook.Result{}, err
+	if !sessionKeys(c) {
+		return hook.Result{}, nil
+	}
+	lib, err := library(c)
+	if err != nil {
+		warnCall(c, "wiki:close", err)
+		return hook.Result{}, nil
+	}
+	if lib.Origin == "" {
+		return hook.Result{}, nil // SessionStart said so already
 	}
 	session, err := wiki.SessionToken(c.Payload.SessionID)
-	if err != nil {
-		return hook.Result{}, err
+	if err == nil {
+		_, err = lib.Close(c.Context, session)
 	}
-	return hook.Result{}, lib.Close(c.Context, session)
+	if err != nil {
+		warnCall(c, "wiki:close", err)
+	}
+	return hook.Result{}, nil
 }
 
 // Manager is the worktree manager of a checkout's configuration.
