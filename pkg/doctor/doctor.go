@@ -123,6 +123,9 @@ func (d *doctor) checkToolingrc() {
 		d.add(Problem, "toolingrc", file, "%v", err)
 		return
 	}
+	for _, u := range cfg.Unknowns() {
+		d.add(Problem, "toolingrc", u.File, "%s", u)
+	}
 	v, _ := cfg.Get(toolingrc.KeyHookEnable)
 	for _, name := range v.Values {
 		found := false
