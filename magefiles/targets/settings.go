@@ -25,6 +25,7 @@ import (
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
+	warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
