@@ -11,7 +11,9 @@ import (
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
+	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
@@ -32,5 +34,7 @@ func All() []hook.Handler {
 		docorphan.Handler,
 		ledger.Handler,
 		stopreminder.Handler,
+		notify.Handler,
+		lastpayload.Handler,
 	}
 }

@@ -25,6 +25,7 @@ import (
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
+	warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
@@ -115,7 +116,12 @@ func report(out settings.Outcome, err error, dryRun bool) {
 		fail(code, err)
 	}
 	switch {
+	case dryRun && out.Reformatted && out.Diff == "":
+		fmt.Fprintf(os.Stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
 	case dryRun && out.Changed:
+		if out.Reformatted {
+			fmt.Fprintf(os.Stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
+		}
 		fmt.Print(out.Diff)
 	case !out.Changed:
 		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)

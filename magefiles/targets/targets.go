@@ -69,6 +69,7 @@ func hookSet(local bool) hook.Set {
 func (Hook) List() {
 	var enabled map[string]bool
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
+		warnUnknown(cfg)
 		if v, err := cfg.Get(toolingrc.KeyHookEnable); err == nil {
 			enabled = map[string]bool{}
 			for _, name := range v.Values {
@@ -113,6 +114,14 @@ func startDir() string {
 		return root
 	}
 	return "."
+}
+
+// warnUnknown prints a line for every key in magehook's prefixes that
+// magehook does not read (a typo), with the key it most likely means.
+func warnUnknown(cfg *toolingrc.Config) {
+	for _, u := range cfg.Unknowns() {
+		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
+	}
 }
 
 func fail(code int, err error) {

@@ -78,6 +78,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// SkipStale skips the binary's staleness check (it runs go list).
 	SkipStale bool
+	// SkipStartup skips the measure of the binary's start-up cost (it
+	// runs the binary and a floor program StartupRounds times each).
+	SkipStartup bool
 }
 
 type doctor struct {
@@ -108,6 +111,11 @@ func Run(ctx context.Context, opt Options) Report {
 		return d.r
 	}
 	d.checkBinary(ctx)
+	if v, err := d.cfg.Get(toolingrc.KeyHookBinary); err == nil {
+		if st, err := os.Stat(v.Abs()); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			d.checkStartup(ctx, v.Abs())
+		}
+	}
 	d.checkSettings()
 	return d.r
 }
@@ -122,6 +130,9 @@ func (d *doctor) checkToolingrc() {
 	if err := cfg.Validate(); err != nil {
 		d.add(Problem, "toolingrc", file, "%v", err)
 		return
+	}
+	for _, u := range cfg.Unknowns() {
+		d.add(Problem, "toolingrc", u.File, "%s", u)
 	}
 	v, _ := cfg.Get(toolingrc.KeyHookEnable)
 	for _, name := range v.Values {
