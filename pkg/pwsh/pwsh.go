@@ -4,7 +4,7 @@
 //
 // It is a reader of PowerShell's surface syntax, not an interpreter. It
 // splits a script into commands (at ";", newlines, "|", "&&", "||" and a
-// trailing "&"), reads quoted strings ('...' with ” escapes, "..." and
+// trailing "&"), reads quoted strings ('...' with a doubled quote as an escape, "..." and
 // here-strings, backtick escapes), comments (# and <# #>), redirections,
 // the call operators & and ., and reads the inside of every group ((...),
 // $(...), @(...) and {...} script blocks) as commands that may run too.
