@@ -123,21 +123,30 @@ func newGuard(c *hook.Call) (*guard, error) {
 	return g, nil
 }
 
-// guarded says what a path is when it is guarded ("" when it is not),
-// judging it as written and as resolved.
+// guarded says what a path is when it is guarded ("" when it is not). It
+// judges the directory entry the write replaces (the path with its
+// directories resolved) and the file a write through it reaches (the path
+// fully resolved), both as the operating system resolves them.
 func (g *guard) guarded(cwd, path string) (string, error) {
 	lit := path
 	if !filepath.IsAbs(lit) {
 		lit = cwd + string(filepath.Separator) + lit
 	}
+	// The directory as written: filepath.Dir would clean "link/.." away.
+	cut := strings.LastIndexAny(lit, `/`+string(filepath.Separator))
+	dir, err := realpath.Resolve(lit[:cut+1])
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
+	}
+	entry := filepath.Join(dir, lit[cut+1:])
 	resolved, err := realpath.Resolve(lit)
 	if err != nil {
 		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
 	}
-	for _, p := range []string{filepath.Clean(lit), resolved} {
+	for _, p := range []string{entry, resolved} {
 		if what := g.what(p); what != "" {
 			if p != filepath.Clean(lit) {
-				what += " (through a symbolic link: " + p + ")"
+				what += " (resolved through symbolic links: " + p + ")"
 			}
 			return what, nil
 		}
