@@ -17,6 +17,7 @@ import (
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
+	"github.com/magehook/magehook/hooks/subagentgate"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -36,5 +37,6 @@ func All() []hook.Handler {
 		stopreminder.Handler,
 		notify.Handler,
 		lastpayload.Handler,
+		subagentgate.Handler,
 	}
 }
