@@ -9,6 +9,7 @@ import (
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
+	"github.com/magehook/magehook/hooks/devserver"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
 	"github.com/magehook/magehook/hooks/lastpayload"
@@ -38,5 +39,6 @@ func All() []hook.Handler {
 		notify.Handler,
 		lastpayload.Handler,
 		subagentgate.Handler,
+		devserver.Handler,
 	}
 }
