@@ -38,12 +38,14 @@ package branchguard
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -83,7 +85,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		more, err := bash(c, protected)
 		var unparsable *parseError
 		if errors.As(err, &unparsable) {
-			return hook.Deny("branchguard cannot check this command: " + unparsable.err.Error() + "; fix the syntax."), nil
+			return hook.Deny(unparsable.msg), nil
 		}
 		if err != nil {
 			return hook.Result{}, err
@@ -126,10 +128,15 @@ func edit(tool, cwd, path string, protected map[string]bool) (string, error) {
 	return "", nil
 }
 
-// parseError is a command the analysis cannot parse: the gate denies it.
-type parseError struct{ err error }
+// readScript reads a script the command runs, for the analysis to follow:
+// only a regular file, so a FIFO never blocks the gate.
+func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
 
-func (e *parseError) Error() string { return e.err.Error() }
+// parseError is a command the analysis cannot read: the gate denies it,
+// with this message.
+type parseError struct{ msg string }
+
+func (e *parseError) Error() string { return e.msg }
 
 // bash returns why a shell command's git commits and pushes would change a
 // protected branch.
@@ -142,21 +149,33 @@ func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(command, c.Payload.CWD, home)
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: readScript, Stat: os.Stat,
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit()})
 	if err != nil {
-		return nil, &parseError{err}
+		return nil, &parseError{"branchguard cannot check this command: " + err.Error() + "."}
+	}
+	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
+		return nil, &parseError{"branchguard cannot check this command: " + a.SyntaxError.Error() + "; fix the syntax."}
 	}
 	var reasons []string
-	for _, inv := range invs {
-		if inv.DirUnknown {
-			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", inv.Op))
+	for _, cmd := range a.Commands {
+		g := cmd.Git
+		if g == nil || g.Help || g.Exits || (g.Sub != "commit" && g.Sub != "push") {
+			continue
+		}
+		dir := g.Dir
+		if g.WorkTree != "" && g.GitDir == "" {
+			dir = g.WorkTree
+		}
+		if g.DirDynamic != "" || g.GitDirDynamic != "" {
+			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", g.Sub))
 			continue
 		}
 		var repo gitrepo.Repo
-		if inv.GitDir != "" {
-			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		if g.GitDir != "" {
+			repo, err = gitrepo.Open(dir, g.GitDir)
 		} else {
-			repo, err = gitrepo.Find(inv.Dir)
+			repo, err = gitrepo.Find(dir)
 		}
 		if err == gitrepo.ErrNotRepo {
 			continue
@@ -165,7 +184,7 @@ func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
 			return nil, err
 		}
 		if protected[repo.Branch] {
-			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", inv.Op, repo.Branch, repo.Root))
+			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", g.Sub, repo.Branch, repo.Root))
 		}
 	}
 	return reasons, nil
