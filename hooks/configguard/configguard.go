@@ -23,7 +23,11 @@
 //  3. The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
 //     whether it comes as Codex's tool or through a shell (payload
-//     EditedPaths); the files a PowerShell command writes (its cmdlets and
+//     EditedPaths); the files a Bash command writes, as the shared shell
+//     analysis finds them (pkg/gitcmd: redirections, tee, sed -i, cp, mv,
+//     rm, ...; a tree such as rm -r of a directory holding a guarded
+//     file; a pattern matching one; a computed path in a command that
+//     names a guarded file); the files a PowerShell command writes (its cmdlets and
 //     redirections, pkg/pwsh), and a PowerShell command that names a
 //     guarded file in a part that reader cannot see into. Each path is judged as written and after its symbolic
 //     links are resolved as the operating system will, so a link never
@@ -69,6 +73,14 @@ func run(c *hook.Call) (hook.Result, error) {
 	}
 	paths := p.EditedPaths()
 	var reasons []string
+	if p.IsTool("Bash") {
+		command, _ := p.InputString("command")
+		more, err := g.shell(c, command)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		reasons = append(reasons, more...)
+	}
 	if p.IsTool("PowerShell") {
 		command, _ := p.InputString("command")
 		a, err := pwsh.Analyze(command, p.CWD)
