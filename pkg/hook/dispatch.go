@@ -207,11 +207,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 
 // budget is a tool-gating decision's budget, counted from now. The
 // deadline can be shortened (never lengthened) with MAGEHOOK_GATE_DEADLINE,
-// a Go duration, to test what a late gate does.
+// a Go duration (a negative one is already past), to test what a late
+// gate does.
 func (d *Dispatcher) budget() *budget.Budget {
 	b := budget.New(d.Now(), d.Now)
 	if v := d.Getenv(DeadlineEnv); v != "" {
-		if t, err := time.ParseDuration(v); err == nil && t >= 0 && t < budget.DefaultDeadline {
+		if t, err := time.ParseDuration(v); err == nil && t < budget.DefaultDeadline {
 			b.Deadline = b.Deadline.Add(t - budget.DefaultDeadline)
 		}
 	}
