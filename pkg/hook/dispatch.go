@@ -386,7 +386,10 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
 			}
-			return cfg, starts, cfg.Validate()
+			if err := cfg.Validate(); err != nil {
+				return cfg, starts, err
+			}
+			return cfg, starts, cfg.GateTypo()
 		}
 		if !errors.Is(err, toolingrc.ErrNotFound) {
 			return nil, starts, err
