@@ -1,6 +1,10 @@
 // Package gitx runs git as an argument list, never through a shell, with
 // every message git prints sent to a diagnostics writer (stderr) so that a
 // hook's stdout carries only its answer.
+//
+// In verbose mode (Mage's -v, which sets MAGEFILE_VERBOSE) every git
+// command is traced on stderr before it runs, with its directory
+// (CLI-PROGRAM-7).
 package gitx
 
 import (
@@ -11,8 +15,35 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 )
+
+// VerboseEnv is the variable Mage's -v sets in a compiled Mage binary.
+const VerboseEnv = "MAGEFILE_VERBOSE"
+
+// Trace receives the trace of each git command in verbose mode; nil means
+// os.Stderr.
+var Trace io.Writer
+
+func trace(dir string, args []string) {
+	if v, _ := strconv.ParseBool(os.Getenv(VerboseEnv)); !v {
+		return
+	}
+	w := Trace
+	if w == nil {
+		w = os.Stderr
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$") {
+			quoted[i] = strconv.Quote(a)
+		}
+	}
+	fmt.Fprintf(w, "magehook: run: git %s (in %s)\n", strings.Join(quoted, " "), dir)
+}
 
 // Git runs git commands in one directory.
 type Git struct {
@@ -42,6 +73,7 @@ func (e *Error) Error() string {
 }
 
 func (g Git) cmd(ctx context.Context, args []string) *exec.Cmd {
+	trace(g.Dir, args)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = g.Dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
@@ -66,8 +98,11 @@ func (g Git) Output(ctx context.Context, args ...string) (string, error) {
 func (g Git) Run(ctx context.Context, args ...string) error {
 	cmd := g.cmd(ctx, args)
 	var stderr bytes.Buffer
-	cmd.Stdout = g.logOrDiscard()
-	cmd.Stderr = teeOrBuffer(&stderr, g.Log)
+	// git's stdout and stderr are copied by two goroutines: one lock
+	// keeps them from writing the log at once.
+	log := &lockedWriter{w: g.logOrDiscard()}
+	cmd.Stdout = log
+	cmd.Stderr = io.MultiWriter(&stderr, log)
 	if err := cmd.Run(); err != nil {
 		return wrap(args, err, stderr.String())
 	}
@@ -113,4 +148,15 @@ func Lines(s string) []string {
 		}
 	}
 	return out
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -120,8 +120,12 @@ func (m Manager) state(ctx context.Context, path string, wt *entry, branch strin
 				causes = append(causes, fmt.Sprintf("%s is a directory git does not know, not made by magehook, and not empty", path))
 			}
 		}
-		for _, repo := range nestedRepos(path, m.ownBase(path)) {
-			causes = append(causes, repoRisks(ctx, repo, "", false)...)
+		for _, repo := range nestedRepos(path) {
+			if repo.Linked {
+				causes = append(causes, uncommitted(ctx, repo.Path)...)
+				continue
+			}
+			causes = append(causes, repoRisks(ctx, repo.Path, "", false)...)
 		}
 	}
 	if checkBranch && !headChecked {
@@ -137,19 +141,23 @@ func (m Manager) state(ctx context.Context, path string, wt *entry, branch strin
 // shares its refs with the main checkout: its count reads its own HEAD
 // alone, and the main checkout's branch holds commits too (WT-REMOVE-3).
 func repoRisks(ctx context.Context, dir, mainBranch string, linked bool) []string {
-	var causes []string
-	g := gitx.Git{Dir: dir}
-	status, err := g.Output(ctx, "status", "--porcelain", "--ignore-submodules=none")
-	if err != nil {
-		return []string{fmt.Sprintf("%s: cannot read its status: %v", dir, err)}
-	}
-	if n := len(gitx.Lines(status)); n > 0 {
-		causes = append(causes, fmt.Sprintf("%d uncommitted change(s) in %s", n, dir))
-	}
+	causes := uncommitted(ctx, dir)
 	if n := unheld(ctx, dir, "HEAD", mainBranch, linked); n != "" {
 		causes = append(causes, fmt.Sprintf("%s: %s", dir, n))
 	}
 	return causes
+}
+
+// uncommitted reports the uncommitted changes of a repository.
+func uncommitted(ctx context.Context, dir string) []string {
+	status, err := gitx.Git{Dir: dir}.Output(ctx, "status", "--porcelain", "--ignore-submodules=none")
+	if err != nil {
+		return []string{fmt.Sprintf("%s: cannot read its status: %v", dir, err)}
+	}
+	if n := len(gitx.Lines(status)); n > 0 {
+		return []string{fmt.Sprintf("%d uncommitted change(s) in %s", n, dir)}
+	}
+	return nil
 }
 
 // unheld describes the commits of rev that no remote-tracking branch
@@ -181,13 +189,20 @@ func unheld(ctx context.Context, dir, rev, mainBranch string, shared bool) strin
 	return n + " commit(s) " + what
 }
 
+// nested is a repository found inside a worktree.
+type nested struct {
+	Path string
+	// Linked marks a linked worktree (of this or another repository):
+	// its refs live with its main checkout, so only its uncommitted
+	// changes are at risk when the directory goes.
+	Linked bool
+}
+
 // nestedRepos finds the repositories inside a worktree; the walk stops at
-// each one it finds, and skips scratch/ and nested worktree directories
-// (WT-REMOVE-3): a linked worktree (a .git file naming a worktrees/
-// directory) and the worktree's own worktree base are checkouts of their
-// own, removed on their own.
-func nestedRepos(root, ownBase string) []string {
-	var repos []string
+// each one it finds, never enters a nested worktree, and skips the
+// worktree's scratch/ (WT-REMOVE-3).
+func nestedRepos(root string) []nested {
+	var repos []nested
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() || p == root {
 			return nil
@@ -197,30 +212,15 @@ func nestedRepos(root, ownBase string) []string {
 			return filepath.SkipDir
 		case d.Name() == "scratch" && filepath.Dir(p) == root:
 			return filepath.SkipDir
-		case ownBase != "" && p == ownBase:
-			return filepath.SkipDir
 		}
 		gitPath := filepath.Join(p, ".git")
 		if info, err := os.Lstat(gitPath); err == nil {
-			if !info.IsDir() && isLinkedWorktree(gitPath) {
-				return filepath.SkipDir
-			}
-			repos = append(repos, p)
+			repos = append(repos, nested{Path: p, Linked: !info.IsDir() && isLinkedWorktree(gitPath)})
 			return filepath.SkipDir
 		}
 		return nil
 	})
 	return repos
-}
-
-// ownBase is where a worktree keeps worktrees of its own: it holds the
-// checkout's .toolingrc, so its base sits at the same place inside it.
-func (m Manager) ownBase(path string) string {
-	rel, err := filepath.Rel(m.Root, m.Base)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return ""
-	}
-	return filepath.Join(path, rel)
 }
 
 // isLinkedWorktree reports whether a .git file points into a worktrees/
