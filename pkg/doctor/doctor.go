@@ -77,6 +77,11 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// SkipStale skips the binary's staleness check (it runs go list).
 	SkipStale bool
+	// Fix settles what the doctor can settle safely: a library clone in
+	// the stopped rebase of two opens (CLI-DOCTOR-2).
+	Fix bool
+	// FixLog receives the messages of git during a fix; nil discards.
+	FixLog io.Writer
 }
 
 type doctor struct {
@@ -108,6 +113,8 @@ func Run(ctx context.Context, opt Options) Report {
 	}
 	d.checkBinary(ctx)
 	d.checkSettings()
+	d.checkLibrary(ctx)
+	d.checkIgnored(ctx)
 	return d.r
 }
 
