@@ -9,7 +9,6 @@ import (
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -28,6 +27,7 @@ import (
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
+	warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
@@ -118,7 +118,12 @@ func report(out settings.Outcome, err error, dryRun bool) {
 		fail(code, err)
 	}
 	switch {
+	case dryRun && out.Reformatted && out.Diff == "":
+		fmt.Fprintf(os.Stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
 	case dryRun && out.Changed:
+		if out.Reformatted {
+			fmt.Fprintf(os.Stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
+		}
 		fmt.Print(out.Diff)
 	case !out.Changed:
 		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)
@@ -136,32 +141,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// Replay runs a payload file through this checkout's enabled hooks as
-// Claude Code would, and prints the exit code, the decision, and what
-// would reach the model and the user. The event is the payload's
-// hook_event_name unless -event names one. The lifecycle (library pages,
-// worktrees) only runs with -lifecycle, since it has side effects.
-func (Hook) Replay(ctx context.Context, file string, event *string, lifecycle *bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fail(hook.ExitFail, err)
-	}
-	name := deref(event)
-	if name == "" {
-		p, err := payload.Parse(data)
-		if err != nil || p.HookEventName == "" {
-			fail(hook.ExitBlock, fmt.Errorf("%s: no hook_event_name to replay (%v); pass -event=<Event>", file, err))
-		}
-		name = p.HookEventName
-	}
-	if _, ok := hook.Lookup(name); !ok {
-		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
-	}
-	d := &hook.Dispatcher{Handlers: handlers()}
-	if lifecycle != nil && *lifecycle {
-		d.Builtin = lifecycleHandlers()
-	}
-	hook.RunReplay(ctx, d, name, data).Write(os.Stdout)
 }

@@ -37,7 +37,7 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
+	os.Exit(resume(ctx, event, harness))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
@@ -45,6 +45,7 @@ func answer(ctx context.Context, event string, harness *string) {
 func (Hook) List() {
 	var enabled map[string]bool
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
+		warnUnknown(cfg)
 		if v, err := cfg.Get(toolingrc.KeyHookEnable); err == nil {
 			enabled = map[string]bool{}
 			for _, name := range v.Values {
@@ -89,6 +90,14 @@ func startDir() string {
 		return root
 	}
 	return "."
+}
+
+// warnUnknown prints a line for every key in magehook's prefixes that
+// magehook does not read (a typo), with the key it most likely means.
+func warnUnknown(cfg *toolingrc.Config) {
+	for _, u := range cfg.Unknowns() {
+		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
+	}
 }
 
 func fail(code int, err error) {

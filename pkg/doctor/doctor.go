@@ -23,6 +23,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/jsontree"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -82,6 +83,9 @@ type Options struct {
 	Fix bool
 	// FixLog receives the messages of git during a fix; nil discards.
 	FixLog io.Writer
+	// SkipStartup skips the measure of the binary's start-up cost (it
+	// runs the binary and a floor program StartupRounds times each).
+	SkipStartup bool
 }
 
 type doctor struct {
@@ -112,6 +116,11 @@ func Run(ctx context.Context, opt Options) Report {
 		return d.r
 	}
 	d.checkBinary(ctx)
+	if v, err := d.cfg.Get(toolingrc.KeyHookBinary); err == nil {
+		if st, err := os.Stat(v.Abs()); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			d.checkStartup(ctx, v.Abs())
+		}
+	}
 	d.checkSettings()
 	d.checkLibrary(ctx)
 	d.checkIgnored(ctx)
@@ -128,6 +137,9 @@ func (d *doctor) checkToolingrc() {
 	if err := cfg.Validate(); err != nil {
 		d.add(Problem, "toolingrc", file, "%v", err)
 		return
+	}
+	for _, u := range cfg.Unknowns() {
+		d.add(Problem, "toolingrc", u.File, "%s", u)
 	}
 	v, _ := cfg.Get(toolingrc.KeyHookEnable)
 	for _, name := range v.Values {
@@ -210,7 +222,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 type scopeFile struct {
 	scope settings.Scope
 	path  string
-	hooks *settings.Object
+	hooks *jsontree.Object
 }
 
 func (d *doctor) checkSettings() {
@@ -394,7 +406,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 }
 
 // ours returns magehook's entries of one event in a settings hooks object.
-func ours(hooks *settings.Object, event string, root string) []settings.Entry {
+func ours(hooks *jsontree.Object, event string, root string) []settings.Entry {
 	if hooks == nil {
 		return nil
 	}
@@ -402,13 +414,13 @@ func ours(hooks *settings.Object, event string, root string) []settings.Entry {
 	groups, _ := list.([]any)
 	var out []settings.Entry
 	for _, g := range groups {
-		group := g.(*settings.Object)
+		group := g.(*jsontree.Object)
 		matcher, _ := group.Get("matcher")
 		m, _ := matcher.(string)
 		hs, _ := group.Get("hooks")
 		items, _ := hs.([]any)
 		for _, h := range items {
-			obj, ok := h.(*settings.Object)
+			obj, ok := h.(*jsontree.Object)
 			if !ok || !settings.IsOurs(obj, root) {
 				continue
 			}
@@ -459,7 +471,7 @@ func (d *doctor) checkFile(f scopeFile) {
 			d.add(Problem, "event "+m.Key, f.path, "%s: %q is not a hook event; event names are PascalCase, e.g. PreToolUse", f.path, m.Key)
 		}
 		for i, g := range m.Value.([]any) {
-			group := g.(*settings.Object)
+			group := g.(*jsontree.Object)
 			if mv, ok := group.Get("matcher"); ok {
 				ms, isStr := mv.(string)
 				if !isStr {
@@ -471,7 +483,7 @@ func (d *doctor) checkFile(f scopeFile) {
 			hs, _ := group.Get("hooks")
 			items, _ := hs.([]any)
 			for j, h := range items {
-				obj, ok := h.(*settings.Object)
+				obj, ok := h.(*jsontree.Object)
 				if !ok {
 					d.add(Problem, "command "+m.Key, f.path, "%s[%d].hooks[%d] is not an object", where, i, j)
 					continue
@@ -513,7 +525,7 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 })
 
-func (d *doctor) checkCommand(file, where string, obj *settings.Object, root string) {
+func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string) {
 	cv, _ := obj.Get("command")
 	cmd, _ := cv.(string)
 	if strings.TrimSpace(cmd) == "" {

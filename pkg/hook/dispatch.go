@@ -50,6 +50,12 @@ type Dispatcher struct {
 	// Harness is the agent whose payload comes in and whose dialect goes
 	// out; the zero value is Claude Code.
 	Harness Harness
+
+	// early and read serve Early and Resume (early.go): the answer from a
+	// hook:<event> target's init, before the magefile has registered its
+	// own handlers.
+	early bool
+	read  *Pending
 }
 
 // Dispatch answers the event named by its wire name and returns the exit code.
@@ -84,6 +90,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	var enabled []Handler
 	if cerr == nil {
 		enabled, cerr = d.enabled(cfg)
+	}
+	if cerr == errStepAside {
+		return stepAside
 	}
 	if cerr != nil {
 		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, cerr)
@@ -165,7 +174,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 
 // decode reads the payload and maps a harness's shape onto Claude Code's.
 func (d *Dispatcher) decode(ev Event) (*payload.Payload, error) {
-	data, err := payload.ReadAll(d.Stdin, d.Cap)
+	if d.read == nil {
+		data, err := payload.ReadAll(d.Stdin, d.Cap)
+		d.read = &Pending{data: data, err: err}
+	}
+	data, err := d.read.data, d.read.err
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +269,9 @@ func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
 	var out []Handler
 	for i, name := range v.Values {
 		h, ok := find(d.Handlers, name)
+		if !ok && d.early {
+			return nil, errStepAside
+		}
 		if !ok {
 			return nil, &toolingrc.Error{File: v.File, Line: lineOf(cfg, v, i), Key: toolingrc.KeyHookEnable,
 				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
@@ -302,6 +318,9 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, perr error) int
 	}
 	if cfg == nil {
 		return ExitOK
+	}
+	if _, err := d.enabled(cfg); err == errStepAside {
+		return stepAside
 	}
 	d.health(cfg, ev, nil, "", 0, perr)
 	enabled, err := d.enabled(cfg)

@@ -60,7 +60,9 @@ const (
 	OutputNone
 )
 
-// The 31 events of the reference contract (Claude Code v2.1.240 docs).
+// The 33 events of Claude Code 2.1.328: the 31 of the reference contract
+// (v2.1.240 docs) and PreModelSwitch and PostModelSwitch (fired by /model),
+// seen by the live contract suite (internal/live).
 var events = []Event{
 	{Name: "SessionStart", Target: "sessionStart", MatcherField: "source", Output: OutputJSON, Context: true, Lifecycle: true, PlainContext: true,
 		Specific: []string{wireSessionTitle, wireWatchPaths, wireInitialUserMessage, wireReloadSkills}},
@@ -103,6 +105,8 @@ var events = []Event{
 		Specific: []string{wireAction, wireContent}},
 	{Name: "ElicitationResult", Target: "elicitationResult", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON,
 		Specific: []string{wireAction, wireContent}},
+	{Name: "PreModelSwitch", Target: "preModelSwitch", MatcherField: "to_model", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON},
+	{Name: "PostModelSwitch", Target: "postModelSwitch", MatcherField: "to_model", Output: OutputJSON, Context: true, PlainContext: true},
 	{Name: "SessionEnd", Target: "sessionEnd", MatcherField: "reason", Output: OutputNone, Lifecycle: true},
 }
 

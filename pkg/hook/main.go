@@ -16,30 +16,36 @@ const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 // after the target (exit 2), then dispatches the process's stdin to the
 // builtin and enabled handlers and returns the exit code. args is os.Args.
 func Main(ctx context.Context, event, harness string, handlers, builtin []Handler, args []string) int {
+	return Resume(ctx, event, harness, handlers, builtin, args, nil)
+}
+
+// prepare checks the arguments and the environment and makes the
+// dispatcher for one event; false with the exit code when they are wrong.
+func prepare(event, harness string, handlers, builtin []Handler, args []string) (*Dispatcher, int, bool) {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	h, ok := LookupHarness(harness)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
 	d := &Dispatcher{Handlers: handlers, Builtin: builtin, Harness: h, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
 			fmt.Fprintf(os.Stderr, "magehook: %s=%q is not a positive number of bytes\n", CapEnv, v)
-			return ExitConfig
+			return nil, ExitConfig, false
 		}
 		d.Cap = n
 	}
-	return d.Dispatch(ctx, event)
+	return d, 0, true
 }
 
 // ExtraArgs returns the command-line arguments after target in a compiled
