@@ -9,6 +9,7 @@ import (
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
+	"github.com/magehook/magehook/hooks/devserver"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
 	"github.com/magehook/magehook/hooks/lastpayload"
@@ -17,6 +18,7 @@ import (
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
+	"github.com/magehook/magehook/hooks/subagentgate"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -36,5 +38,7 @@ func All() []hook.Handler {
 		stopreminder.Handler,
 		notify.Handler,
 		lastpayload.Handler,
+		subagentgate.Handler,
+		devserver.Handler,
 	}
 }

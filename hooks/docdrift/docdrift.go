@@ -80,15 +80,16 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, c.Getenv("HOME"))
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv})
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}
 	since := c.Now().Add(-window(p.DurationMS))
 	seen := map[string]bool{}
 	var notes []string
-	for _, inv := range invs {
-		if inv.Op != "commit" || inv.DirUnknown {
+	for _, cmd := range a.Commands {
+		inv := cmd.Git
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits || inv.Dir == "" {
 			continue
 		}
 		var repo gitrepo.Repo

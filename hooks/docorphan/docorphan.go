@@ -85,18 +85,22 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, home)
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv})
 	if err != nil {
-		return hook.Deny("docorphan cannot check this command: " + err.Error() + "; fix the syntax."), nil
+		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
+	}
+	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
+		return hook.Deny("docorphan cannot check this command: it does not parse (" + a.SyntaxError.Error() + "); fix the syntax."), nil
 	}
 	var skip []string
 	seen := map[string]bool{}
 	var reasons []string
-	for _, inv := range invs {
-		if inv.Op != "commit" {
+	for _, cmd := range a.Commands {
+		inv := cmd.Git
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits {
 			continue
 		}
-		if inv.DirUnknown {
+		if inv.Dir == "" {
 			reasons = append(reasons, "git commit runs in a directory the command computes at run time, so docorphan cannot tell which documents it adds; name the repository with git -C <dir>")
 			continue
 		}

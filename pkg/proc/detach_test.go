@@ -94,3 +94,27 @@ func mustPgid(t *testing.T) int {
 	}
 	return pgid
 }
+
+func TestListening(t *testing.T) {
+	// A listener of this test's own: python3 or nc would be a dependency,
+	// so bind one with the syscall package.
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Skip(err)
+	}
+	sa, _ := syscall.Getsockname(fd)
+	port := sa.(*syscall.SockaddrInet4).Port
+	if on, err := proc.Listening(port); err != nil || on {
+		t.Fatalf("bound but not listening: %v %v", on, err)
+	}
+	if err := syscall.Listen(fd, 1); err != nil {
+		t.Fatal(err)
+	}
+	if on, err := proc.Listening(port); err != nil || !on {
+		t.Errorf("listening on %d: %v %v", port, on, err)
+	}
+}

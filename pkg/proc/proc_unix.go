@@ -128,12 +128,14 @@ func Alive(pid int) bool {
 // the id.
 func StopGroup(pid int, grace time.Duration, sleep func(time.Duration)) error {
 	pgid, err := syscall.Getpgid(pid)
-	if err != nil {
-		return nil // gone already
-	}
-	if pgid != pid {
+	switch {
+	case err != nil && syscall.Kill(-pid, 0) != nil:
+		return nil // the leader and its group are gone
+	case err == nil && pgid != pid:
 		return fmt.Errorf("process %d does not lead its process group; it is not one magehook started", pid)
 	}
+	// The leader leads its group, or has exited leaving the group behind
+	// (the id of a live group is not handed to a new process).
 	syscall.Kill(-pid, syscall.SIGTERM)
 	for waited := time.Duration(0); waited < grace && Alive(pid); waited += 50 * time.Millisecond {
 		sleep(50 * time.Millisecond)
