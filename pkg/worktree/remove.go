@@ -115,9 +115,11 @@ func (m Manager) state(ctx context.Context, path string, wt *entry, branch strin
 		case wt != nil && exists(filepath.Join(path, ".git")):
 			causes = append(causes, repoRisks(ctx, path, mainBranch, true)...)
 			headChecked = wt.Branch == branch
-		case wt == nil && !ours:
+		case !ours:
+			// git does not know it, or its .git is gone: its state
+			// cannot be read, and someone may have put work there.
 			if entries, _ := os.ReadDir(path); len(entries) > 0 {
-				causes = append(causes, fmt.Sprintf("%s is a directory git does not know, not made by magehook, and not empty", path))
+				causes = append(causes, fmt.Sprintf("%s is a directory git cannot read (not a worktree, or its .git is gone), not made by magehook, and not empty", path))
 			}
 		}
 		for _, repo := range nestedRepos(path) {

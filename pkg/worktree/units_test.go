@@ -142,6 +142,14 @@ func TestRemoveTakesTheDebrisOfAKilledCreate(t *testing.T) {
 	if err := m.Remove(ctx, "killed", false); err != nil {
 		t.Errorf("a second remove: %v", err)
 	}
+	// A worktree magehook did not make, whose .git is gone: its state
+	// cannot be read, so it is kept.
+	byHand := m.Path("byhand")
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "other", byHand)
+	os.Remove(filepath.Join(byHand, ".git"))
+	if err := m.Remove(ctx, "byhand", false); err == nil || !strings.Contains(err.Error(), "git cannot read") {
+		t.Errorf("an unreadable worktree magehook did not make: %v", err)
+	}
 }
 
 // WT-REMOVE-2: a fresh worktree of a main branch that is ahead of its
