@@ -89,7 +89,9 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 	}
 	g.Run(ctx, "worktree", "prune")
 	if hasBranch && !keepBranch {
-		if err := g.Run(ctx, "branch", "-D", name); err != nil {
+		// A parallel remove that deleted the branch first is not an
+		// error (WT-REMOVE-6).
+		if err := g.Run(ctx, "branch", "-D", name); err != nil && g.OK(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+name) {
 			return nil, err
 		}
 	}

@@ -305,3 +305,34 @@ func TestListsTarget(t *testing.T) {
 		}
 	}
 }
+
+// WT-REMOVE-6: a parallel remove that removes the worktree first is not
+// an error.
+func TestParallelRemovesOfOneWorktree(t *testing.T) {
+	ctx := context.Background()
+	root := gittest.Repo(t, nil)
+	m, log := manager(t, root)
+	for i := 0; i < 3; i++ {
+		name := "par" + string(rune('a'+i))
+		path, err := m.Create(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gittest.Write(t, path, map[string]string{"big/tree/" + name + ".txt": "x"})
+		gittest.Git(t, path, "add", "-A")
+		gittest.Git(t, path, "commit", "-q", "-m", "w")
+		gittest.Git(t, root, "merge", "-q", "--ff-only", name)
+		errs := make(chan error, 4)
+		for j := 0; j < 4; j++ {
+			go func() { errs <- m.Remove(ctx, name, false) }()
+		}
+		for j := 0; j < 4; j++ {
+			if err := <-errs; err != nil {
+				t.Errorf("a parallel remove of %s: %v\n%s", name, err, log)
+			}
+		}
+		if exists(path) || gittest.Git(t, root, "branch", "--list", name) != "" {
+			t.Errorf("%s left behind", name)
+		}
+	}
+}
