@@ -18,8 +18,8 @@ import (
 func ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
 	out, err := gitignore.Ensure(ctx, cfg, dryRun)
 	switch {
-	case errors.Is(err, gitignore.ErrNotGit):
-		fmt.Fprintf(os.Stderr, "magehook: %v; no .gitignore written\n", err)
+	case errors.Is(err, gitignore.ErrNotGit), errors.Is(err, gitignore.ErrLink):
+		fmt.Fprintf(os.Stderr, "magehook: warning: %v; no .gitignore written\n", err)
 	case err != nil:
 		fail(hook.ExitFail, err)
 	case len(out.Added) == 0:

@@ -43,6 +43,11 @@ const Header = "# magehook: the hook binary, its state, the library clone and th
 // ErrNotGit is returned when the root is not in a git work tree.
 var ErrNotGit = errors.New("not in a git work tree")
 
+// ErrLink is returned when .gitignore is a symbolic link: git (2.32 and
+// later) does not read such a file, so lines written through it would
+// ignore nothing.
+var ErrLink = errors.New("is a symbolic link, which git does not read as a .gitignore; make it a regular file")
+
 // Check lists the paths magehook writes in the checkout and whether git
 // ignores each.
 func Check(ctx context.Context, cfg *toolingrc.Config) ([]Path, error) {
@@ -121,10 +126,10 @@ func Ensure(ctx context.Context, cfg *toolingrc.Config, dryRun bool) (Outcome, e
 	if len(out.Added) == 0 {
 		return out, nil
 	}
-	target := file
-	if real, err := filepath.EvalSymlinks(file); err == nil {
-		target = real // write the file the link names, keep the link
+	if info, err := os.Lstat(file); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return out, fmt.Errorf("%s %w (missing: %s)", file, ErrLink, strings.Join(out.Added, " "))
 	}
+	target := file
 	old, err := os.ReadFile(target)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return Outcome{}, fmt.Errorf("cannot read %s: %w", file, err)
