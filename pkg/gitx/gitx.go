@@ -27,7 +27,11 @@ const VerboseEnv = "MAGEFILE_VERBOSE"
 // os.Stderr.
 var Trace io.Writer
 
-func trace(dir string, args []string) {
+func trace(dir string, args []string) { TraceCommand(dir, "git", args...) }
+
+// TraceCommand traces one command in verbose mode, for the commands other
+// than git that magehook runs (the bootstrap's go tool mage).
+func TraceCommand(dir, name string, args ...string) {
 	if v, _ := strconv.ParseBool(os.Getenv(VerboseEnv)); !v {
 		return
 	}
@@ -42,7 +46,7 @@ func trace(dir string, args []string) {
 			quoted[i] = strconv.Quote(a)
 		}
 	}
-	fmt.Fprintf(w, "magehook: run: git %s (in %s)\n", strings.Join(quoted, " "), dir)
+	fmt.Fprintf(w, "magehook: run: %s %s (in %s)\n", name, strings.Join(quoted, " "), dir)
 }
 
 // Git runs git commands in one directory.
