@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/proc"
 )
 
 // Remove removes the worktree of name, its branch and the empty parent
@@ -37,8 +39,16 @@ func (m Manager) Remove(ctx context.Context, name string, force bool) error {
 	return nil
 }
 
-// remove removes one worktree, or returns the causes that keep it.
+// remove removes one worktree, or returns the causes that keep it. It
+// holds the name's lock, the one a create of the name takes, so parallel
+// removes (and a create) of one name run one after the other: the second
+// finds nothing to remove (WT-REMOVE-6).
 func (m Manager) remove(ctx context.Context, common, name string, force bool) ([]string, error) {
+	unlock, err := lockName(ctx, common, name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	path := m.Path(name)
 	if exists(path) {
 		real, err := filepath.EvalSymlinks(path)
@@ -236,4 +246,19 @@ func isLinkedWorktree(gitFile string) bool {
 	}
 	line := strings.TrimSpace(strings.TrimPrefix(string(data), "gitdir:"))
 	return strings.Contains(filepath.ToSlash(line), "/worktrees/")
+}
+
+// lockName waits for the lock of a worktree name.
+func lockName(ctx context.Context, common, name string) (func(), error) {
+	for {
+		unlock, held, err := proc.TryLock(lockFile(common, name))
+		if err != nil || !held {
+			return unlock, err
+		}
+		select {
+		case <-ctx.Done():
+			return func() {}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
