@@ -143,9 +143,10 @@ func TestEveryPackageHasADoc(t *testing.T) {
 // timer or a context that has one. TestDispatchStartsNoGoroutine checks
 // the tool events at run time.
 var offHotPath = map[string]string{
-	"pkg/proc/proc_unix.go":        "child processes: stopguard's check on Stop, git in the lifecycle",
-	"pkg/worktree/worktree.go":     "WorktreeCreate and worktree:create, which keep Mage's SIGINT handling",
-	"hooks/stopguard/stopguard.go": "Stop and SubagentStop: the completion check's time limit",
+	"pkg/proc/proc_unix.go":              "child processes: stopguard's check on Stop, git in the lifecycle",
+	"pkg/worktree/create.go":             "WorktreeCreate and worktree:create, which keep Mage's SIGINT handling",
+	"hooks/stopguard/stopguard.go":       "Stop and SubagentStop: the completion check's time limit",
+	"hooks/subagentgate/subagentgate.go": "SubagentStop: the checks' time budget",
 }
 
 // noGoroutineTimerOrSignal lists every go statement and every call that
