@@ -66,7 +66,11 @@ exit 0
 // minimal is the configuration a catalogue handler needs beyond its
 // hook.enable line to do its work in the whole-catalogue checkout.
 var minimal = map[string][]string{
-	"stopguard": {"guard.stopcheck true"},
+	"stopguard":    {"guard.stopcheck true"},
+	"docdrift":     {"docdrift.watch *.go"},
+	"contextfile":  {"context.file AGENTS.md"},
+	"notify":       {"notify.command true"},
+	"subagentgate": {"subagentgate.types worker", "subagentgate.check true"},
 }
 
 // variant is one program answering the payload.
