@@ -415,7 +415,15 @@ func straceCounts(vs []variant, payloads map[string][]byte) []map[string]float64
 				}
 				counts[name] += n
 			}
-			for _, k := range []string{"total", "clone", "futex", "nanosleep"} {
+			// Threads apart from child processes (a clone each too).
+			cmd = exec.Command("strace", append([]string{"-f", "-qq", "-e", "trace=clone,clone3", "-o", f.Name()}, v.argv...)...)
+			cmd.Dir = v.dir
+			cmd.Stdin = bytes.NewReader(payloads[v.dir])
+			cmd.Run()
+			data, _ = os.ReadFile(f.Name())
+			os.Remove(f.Name())
+			counts["threads"] = int64(strings.Count(string(data), "CLONE_THREAD"))
+			for _, k := range []string{"total", "threads", "futex", "nanosleep"} {
 				runs[k] = append(runs[k], counts[k])
 			}
 		}
@@ -474,7 +482,7 @@ func table(vs []variant, cpu, wall [][]time.Duration, mem []memory, sys []map[st
 		row := []string{v.name, ms(least(cpu[i])), fmt.Sprintf("%.2f (%.2f–%.2f)", float64(least(cpu[i]))/float64(floorCPU), lo, hi),
 			ms(least(wall[i])), mb(mem[i].rss), num(mem[i].faults)}
 		if sys != nil {
-			row = append(row, num(int64(sys[i]["total"])), num(int64(sys[i]["clone"])), num(int64(sys[i]["futex"])), num(int64(sys[i]["nanosleep"])))
+			row = append(row, num(int64(sys[i]["total"])), num(int64(sys[i]["threads"])), num(int64(sys[i]["futex"])), num(int64(sys[i]["nanosleep"])))
 		} else {
 			row = append(row, "–", "–", "–", "–")
 		}
