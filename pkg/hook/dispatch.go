@@ -100,8 +100,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	}
 
 	p, sent, perr := d.decode(ev)
-	if perr == nil && ev.Lifecycle && p.AgentID != "" {
-		return ExitOK // a sub-agent's session and worktree events change nothing
+	if perr == nil && ev.Lifecycle && ev.Output != OutputPath && p.AgentID != "" {
+		// A sub-agent's session events and WorktreeRemove change nothing
+		// (HOOK-EVENTS-4). WorktreeCreate is never skipped: exit 0 with
+		// no path fails the creation, and Claude Code 2.1.328 sends an
+		// isolated sub-agent's WorktreeCreate (name "agent-<id>") for
+		// the worktree it needs.
+		return ExitOK
 	}
 	if perr == nil && sent != "" && !d.Harness.sameEvent(sent, ev) {
 		// The target is what the settings entry asked for; a payload that
