@@ -448,12 +448,16 @@ func checkouts(start string) []string {
 // configuration problem at UserPromptSubmit, and records that it now has,
 // in one small file in the checkout's default state directory.
 func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem string) bool {
+	// The checkout of the session's start; else the broken file's home.
 	dir := ""
 	var terr *toolingrc.Error
-	if errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
+	if len(starts) > 0 {
+		if repo, err := gitrepo.Find(starts[0]); err == nil {
+			dir = repo.Root
+		}
+	}
+	if dir == "" && errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
 		dir = filepath.Dir(terr.File)
-	} else if len(starts) > 0 {
-		dir = checkouts(starts[0])[0]
 	}
 	if dir == "" {
 		return true
