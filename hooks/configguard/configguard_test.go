@@ -103,3 +103,24 @@ func TestShellWrites(t *testing.T) {
 		}
 	}
 }
+
+// The binary answering the call is guarded wherever it lives, and so is
+// the main checkout's hook binary from a linked worktree.
+func TestTheRunningBinaryAndTheMainCheckoutsAreGuarded(t *testing.T) {
+	root := checkout(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	if out := run(t, root, "Write", map[string]any{"file_path": exe}); !denied(out) || !strings.Contains(out.Stdout, "the hook binary") {
+		t.Errorf("Write %s: %+v", exe, out)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "topic", wt)
+	os.WriteFile(filepath.Join(wt, ".toolingrc"), []byte("hook.enable branchguard\n"), 0o644)
+	out := hooktest.Run(t, handlers, wt, "PreToolUse", "PreToolUse/edit", map[string]any{"tool_name": "Write",
+		"tool_input": map[string]any{"file_path": filepath.Join(root, "bin", "magehook")}})
+	if !denied(out) || !strings.Contains(out.Stdout, "the hook binary") {
+		t.Errorf("the main checkout's binary from a linked worktree: %+v", out)
+	}
+}
