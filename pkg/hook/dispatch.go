@@ -49,11 +49,11 @@ type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
 	// Builtin handlers run on every checkout, ahead of the enabled ones,
-	// whatever hook.enable says: the lifecycle of sessions and worktrees,
-	// and the gates that guard the gates' own configuration. A builtin
-	// gatekeeper runs only where some enabled handler is a gatekeeper. On
-	// a session event the builtin observers also run when no configuration
-	// is found, with a nil Config.
+	// whatever hook.enable says: the lifecycle of sessions and worktrees.
+	// On a session event the builtin observers also run when no
+	// configuration is found, with a nil Config. (The gate that guards the
+	// gates' configuration is an Implied handler among Handlers: it runs
+	// wherever a gatekeeper is enabled.)
 	Builtin []Handler
 	// Installed reports whether a checkout directory holds magehook's
 	// installed entries (settings.Installed); it decides whether a
