@@ -38,14 +38,12 @@ package branchguard
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/regfile"
+	"github.com/magehook/magehook/pkg/shellcall"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -128,10 +126,6 @@ func edit(tool, cwd, path string, protected map[string]bool) (string, error) {
 	return "", nil
 }
 
-// readScript reads a script the command runs, for the analysis to follow:
-// only a regular file, so a FIFO never blocks the gate.
-func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
-
 // parseError is a command the analysis cannot read: the gate denies it,
 // with this message.
 type parseError struct{ msg string }
@@ -141,16 +135,11 @@ func (e *parseError) Error() string { return e.msg }
 // bash returns why a shell command's git commits and pushes would change a
 // protected branch.
 func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
-	command, ok := c.Payload.InputString("command")
-	if !ok {
+	if _, ok := c.Payload.InputString("command"); !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
-	home := ""
-	if c.Getenv != nil {
-		home = c.Getenv("HOME")
-	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: readScript, Stat: os.Stat,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit()})
+	// The analysis every gate on this call shares (one parse per command).
+	a, err := shellcall.Analyze(c)
 	if err != nil {
 		return nil, &parseError{"branchguard cannot check this command: " + err.Error() + "."}
 	}

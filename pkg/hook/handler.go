@@ -90,6 +90,35 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+
+	memo *memo
+}
+
+// memo is what the handlers of one dispatch share (Call.Memo).
+type memo struct{ entries []memoEntry }
+
+type memoEntry struct {
+	key   string
+	value any
+	err   error
+}
+
+// Memo returns the value compute makes for key, computing it once per
+// dispatch: the handlers of one event share an expensive reading of the
+// payload (the shell analysis of its command) instead of each paying for
+// it. A Call made outside a dispatch computes every time.
+func (c *Call) Memo(key string, compute func() (any, error)) (any, error) {
+	if c.memo == nil {
+		return compute()
+	}
+	for _, e := range c.memo.entries {
+		if e.key == key {
+			return e.value, e.err
+		}
+	}
+	v, err := compute()
+	c.memo.entries = append(c.memo.entries, memoEntry{key, v, err})
+	return v, err
 }
 
 // StateDir returns the absolute state directory (state.dir).
