@@ -361,7 +361,7 @@ func (d *Dispatcher) write(a Answer) int {
 // (rotated at 1 MB). It is best effort: a hook must not fail because its
 // log cannot be written.
 func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
-	v, err := cfg.Get(toolingrc.KeyStateDir)
+	state, err := StateDir(cfg)
 	if err != nil {
 		return
 	}
@@ -379,7 +379,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 	if p != nil {
 		rec.Session = p.SessionID
 	}
-	jsonlog.Log{Path: filepath.Join(v.Abs(), "health.jsonl"), MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
 }
 
 func oneLine(s string) string {

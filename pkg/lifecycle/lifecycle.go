@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 	"github.com/magehook/magehook/pkg/wiki"
@@ -181,7 +182,13 @@ func Manager(cfg *toolingrc.Config) (worktree.Manager, error) {
 	if err != nil {
 		return worktree.Manager{}, err
 	}
-	return worktree.Manager{Root: cfg.Root(), Base: base.Abs(), Bootstrap: boot.String()}, nil
+	// Resolved before it is confined: a base reached through a link out
+	// of the checkout would make worktrees wherever the link points.
+	dir, err := confined.Dir(base.Home, base.Abs())
+	if err != nil {
+		return worktree.Manager{}, fmt.Errorf("%s: %w", toolingrc.KeyWorktreeBase, err)
+	}
+	return worktree.Manager{Root: cfg.Root(), Base: dir, Bootstrap: boot.String()}, nil
 }
 
 func worktreeCreate(c *hook.Call) (hook.Result, error) {
