@@ -16,8 +16,10 @@
 //     whether it succeeded, by the PostToolUse success test (a tool_response
 //     object not interrupted; anything else is a failure).
 //  3. The target is the command (Bash), the file (Edit, Write, Read, ...),
-//     the pattern, URL or description; secret-looking values are redacted
-//     and long bodies cut to 1,000 bytes.
+//     the pattern, URL or description, an AskUserQuestion's headers (never
+//     the answers), another tool's path; never the whole input, which can
+//     hold file contents. Secret-looking values are redacted and long
+//     bodies cut to 1,000 bytes.
 //  4. Lines go to <state.dir>/audit/<session>.jsonl with one O_APPEND write
 //     each, under a lock that makes rotation safe: parallel hooks neither
 //     interleave nor lose lines. The file rotates at 5 MB, three kept.
@@ -33,6 +35,7 @@ package auditlog
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -103,8 +106,18 @@ func run(c *hook.Call) (hook.Result, error) {
 }
 
 // Target is what a tool call acts on: the command, the file, the pattern,
-// the URL, or, for other tools, the input itself.
+// the URL or the description. An AskUserQuestion's target is its
+// questions' headers (the answers are the user's words, and stay out of
+// this log); any other tool's is the path its input names, if any. The
+// input itself is never the target: it can hold whole file contents. An
+// input given as a JSON string (Copilot's toolArgs) is read as the object
+// it holds.
 func Target(p *payload.Payload) string {
+	input := []byte(p.ToolInput)
+	var inner string
+	if json.Unmarshal(input, &inner) == nil {
+		input = []byte(inner)
+	}
 	var in struct {
 		Command      string `json:"command"`
 		FilePath     string `json:"file_path"`
@@ -114,8 +127,23 @@ func Target(p *payload.Payload) string {
 		URL          string `json:"url"`
 		Query        string `json:"query"`
 		Description  string `json:"description"`
+		Questions    []struct {
+			Header   string `json:"header"`
+			Question string `json:"question"`
+		} `json:"questions"`
 	}
-	json.Unmarshal(p.ToolInput, &in)
+	json.Unmarshal(input, &in)
+	if p.ToolName == "AskUserQuestion" || len(in.Questions) > 0 {
+		var hs []string
+		for _, q := range in.Questions {
+			h := q.Header
+			if h == "" {
+				h = q.Question
+			}
+			hs = append(hs, h)
+		}
+		return strings.Join(hs, "; ")
+	}
 	for _, s := range []string{in.Command, in.FilePath, in.NotebookPath, in.URL, in.Query} {
 		if s != "" {
 			return s
@@ -130,5 +158,18 @@ func Target(p *payload.Payload) string {
 	if in.Description != "" {
 		return in.Description
 	}
-	return string(p.ToolInput)
+	if in.Path != "" {
+		return in.Path
+	}
+	// Other tools (MCP servers, other harnesses' names): a path-like
+	// member, else nothing.
+	var other map[string]json.RawMessage
+	json.Unmarshal(input, &other)
+	for _, key := range []string{"filePath", "filepath", "file", "filename", "target", "uri", "cmd", "directory", "dir"} {
+		var v string
+		if json.Unmarshal(other[key], &v) == nil && v != "" {
+			return v
+		}
+	}
+	return ""
 }

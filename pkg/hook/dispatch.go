@@ -13,6 +13,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -372,7 +373,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: failure.Error()}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}
