@@ -9,12 +9,16 @@ import (
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
+	"github.com/magehook/magehook/hooks/devserver"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
+	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
+	"github.com/magehook/magehook/hooks/subagentgate"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -32,5 +36,9 @@ func All() []hook.Handler {
 		docorphan.Handler,
 		ledger.Handler,
 		stopreminder.Handler,
+		notify.Handler,
+		lastpayload.Handler,
+		subagentgate.Handler,
+		devserver.Handler,
 	}
 }

@@ -33,6 +33,7 @@
 package auditlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -113,63 +114,60 @@ func run(c *hook.Call) (hook.Result, error) {
 // input given as a JSON string (Copilot's toolArgs) is read as the object
 // it holds.
 func Target(p *payload.Payload) string {
-	input := []byte(p.ToolInput)
-	var inner string
-	if json.Unmarshal(input, &inner) == nil {
-		input = []byte(inner)
+	if in := bytes.TrimSpace(p.ToolInput); len(in) > 0 && in[0] == '"' {
+		var inner string
+		if json.Unmarshal(in, &inner) == nil {
+			q := *p
+			q.ToolInput = json.RawMessage(inner)
+			p = &q
+		}
 	}
+	if p.ToolName == "AskUserQuestion" {
+		return headers(p.ToolInput)
+	}
+	// One field at a time: decoding tool_input into a struct makes
+	// encoding/json build a reflection cache, on every tool call.
+	for _, f := range []string{"command", "file_path", "notebook_path", "url", "query"} {
+		if s, _ := p.InputString(f); s != "" {
+			return s
+		}
+	}
+	if pattern, _ := p.InputString("pattern"); pattern != "" {
+		if path, _ := p.InputString("path"); path != "" {
+			return pattern + " in " + path
+		}
+		return pattern
+	}
+	if d, _ := p.InputString("description"); d != "" {
+		return d
+	}
+	// Other tools (MCP servers, other harnesses' names): a path-like
+	// member, else nothing.
+	for _, f := range []string{"path", "filePath", "filepath", "file", "filename", "target", "uri", "cmd", "directory", "dir"} {
+		if s, _ := p.InputString(f); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// headers lists an AskUserQuestion's question headers (the question where
+// there is none).
+func headers(input json.RawMessage) string {
 	var in struct {
-		Command      string `json:"command"`
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-		Pattern      string `json:"pattern"`
-		Path         string `json:"path"`
-		URL          string `json:"url"`
-		Query        string `json:"query"`
-		Description  string `json:"description"`
-		Questions    []struct {
+		Questions []struct {
 			Header   string `json:"header"`
 			Question string `json:"question"`
 		} `json:"questions"`
 	}
 	json.Unmarshal(input, &in)
-	if p.ToolName == "AskUserQuestion" || len(in.Questions) > 0 {
-		var hs []string
-		for _, q := range in.Questions {
-			h := q.Header
-			if h == "" {
-				h = q.Question
-			}
-			hs = append(hs, h)
+	var hs []string
+	for _, q := range in.Questions {
+		h := q.Header
+		if h == "" {
+			h = q.Question
 		}
-		return strings.Join(hs, "; ")
+		hs = append(hs, h)
 	}
-	for _, s := range []string{in.Command, in.FilePath, in.NotebookPath, in.URL, in.Query} {
-		if s != "" {
-			return s
-		}
-	}
-	if in.Pattern != "" {
-		if in.Path != "" {
-			return in.Pattern + " in " + in.Path
-		}
-		return in.Pattern
-	}
-	if in.Description != "" {
-		return in.Description
-	}
-	if in.Path != "" {
-		return in.Path
-	}
-	// Other tools (MCP servers, other harnesses' names): a path-like
-	// member, else nothing.
-	var other map[string]json.RawMessage
-	json.Unmarshal(input, &other)
-	for _, key := range []string{"filePath", "filepath", "file", "filename", "target", "uri", "cmd", "directory", "dir"} {
-		var v string
-		if json.Unmarshal(other[key], &v) == nil && v != "" {
-			return v
-		}
-	}
-	return ""
+	return strings.Join(hs, "; ")
 }

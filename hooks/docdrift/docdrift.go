@@ -36,7 +36,6 @@
 package docdrift
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -44,9 +43,9 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
-	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -81,15 +80,16 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, c.Getenv("HOME"))
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv})
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}
 	since := c.Now().Add(-window(p.DurationMS))
 	seen := map[string]bool{}
 	var notes []string
-	for _, inv := range invs {
-		if inv.Op != "commit" || inv.DirUnknown {
+	for _, cmd := range a.Commands {
+		inv := cmd.Git
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits || inv.Dir == "" {
 			continue
 		}
 		var repo gitrepo.Repo
@@ -102,7 +102,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			continue
 		}
 		seen[repo.Root] = true
-		commit, files, err := lastCommit(c.Context, repo, since)
+		commit, files, err := lastCommit(repo, since)
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -132,13 +132,12 @@ func window(durationMS []byte) time.Duration {
 
 // lastCommit returns the commit HEAD's newest reflog entry made, and its
 // files, when that entry is a commit newer than since.
-func lastCommit(ctx context.Context, repo gitrepo.Repo, since time.Time) (string, []string, error) {
-	g := gitx.Git{Dir: repo.Root, Env: []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root}}
-	out, err := g.Output(ctx, "log", "-g", "-1", "--date=unix", "--format=%h%x09%gd%x09%gs", "--name-only", "-z", "HEAD")
+func lastCommit(repo gitrepo.Repo, since time.Time) (string, []string, error) {
+	raw, err := proc.Output(repo.Root, []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, "git", "log", "-g", "-1", "--date=unix", "--format=%h%x09%gd%x09%gs", "--name-only", "-z", "HEAD")
 	if err != nil {
 		return "", nil, nil // no reflog (a fresh clone, core.logAllRefUpdates off): nothing to tell
 	}
-	parts := strings.Split(out, "\x00")
+	parts := strings.Split(strings.TrimRight(string(raw), "\n"), "\x00")
 	head := strings.SplitN(parts[0], "\t", 3)
 	if len(head) != 3 || !strings.HasPrefix(head[2], "commit") {
 		return "", nil, nil

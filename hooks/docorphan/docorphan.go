@@ -41,7 +41,6 @@
 package docorphan
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -51,9 +50,9 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
-	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -86,18 +85,22 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, home)
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv})
 	if err != nil {
-		return hook.Deny("docorphan cannot check this command: " + err.Error() + "; fix the syntax."), nil
+		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
+	}
+	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
+		return hook.Deny("docorphan cannot check this command: it does not parse (" + a.SyntaxError.Error() + "); fix the syntax."), nil
 	}
 	var skip []string
 	seen := map[string]bool{}
 	var reasons []string
-	for _, inv := range invs {
-		if inv.Op != "commit" {
+	for _, cmd := range a.Commands {
+		inv := cmd.Git
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits {
 			continue
 		}
-		if inv.DirUnknown {
+		if inv.Dir == "" {
 			reasons = append(reasons, "git commit runs in a directory the command computes at run time, so docorphan cannot tell which documents it adds; name the repository with git -C <dir>")
 			continue
 		}
@@ -124,7 +127,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			}
 			skip = append(Exempt(), v.Values...)
 		}
-		orphans, err := Orphans(c.Context, repo, skip)
+		orphans, err := Orphans(repo, skip)
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -141,9 +144,12 @@ func run(c *hook.Call) (hook.Result, error) {
 
 // Orphans returns the documents the index adds that no other document of
 // the checkout links to, as slash-separated paths from the root.
-func Orphans(ctx context.Context, repo gitrepo.Repo, skip []string) ([]string, error) {
-	g := gitx.Git{Dir: repo.Root, Env: []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root}}
-	added, err := g.Output(ctx, "diff", "--cached", "--name-only", "--diff-filter=A", "--no-renames", "-z")
+func Orphans(repo gitrepo.Repo, skip []string) ([]string, error) {
+	git := func(args ...string) (string, error) {
+		out, err := proc.Output(repo.Root, []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, "git", args...)
+		return string(out), err
+	}
+	added, err := git("diff", "--cached", "--name-only", "--diff-filter=A", "--no-renames", "-z")
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +162,7 @@ func Orphans(ctx context.Context, repo gitrepo.Repo, skip []string) ([]string, e
 	if len(fresh) == 0 {
 		return nil, nil
 	}
-	all, err := g.Output(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	all, err := git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}

@@ -22,9 +22,10 @@ import (
 	"github.com/magehook/magehook/pkg/realpath"
 )
 
-// Dir returns dir (absolute, or relative to home) with every symbolic link
-// followed, and refuses it when that leads out of home. The part of dir
-// that does not exist yet is joined as written.
+// Dir returns dir (absolute, or relative to home) as an absolute path,
+// and refuses it when, with every symbolic link followed, it leads out of
+// home (itself resolved). The path returned is the one given, not the
+// resolved one, so that it still compares with paths under home.
 func Dir(home, dir string) (string, error) {
 	realHome, err := realpath.Resolve(home)
 	if err != nil {
@@ -40,7 +41,7 @@ func Dir(home, dir string) (string, error) {
 	if !Within(realHome, real) {
 		return "", fmt.Errorf("%s leads out of %s through a symbolic link (to %s); remove the link, or point the setting at a directory inside", dir, home, real)
 	}
-	return real, nil
+	return filepath.Clean(dir), nil
 }
 
 // Within reports whether path is dir or below it (both clean and

@@ -13,63 +13,80 @@ import (
 // Mask replaces what was removed.
 const Mask = "[REDACTED]"
 
-// patterns are compiled on first use, not at program start: this package
-// is linked into the hook binary, which starts on every tool call.
-var patterns = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
+// A rule is one pattern and the literals it cannot match without: a
+// pattern is compiled, on first use, only for text that holds one of them,
+// and most text (a command, a path) holds none. The hook binary starts on
+// every tool call; compiling the fourteen patterns cost more than the rest
+// of an audited call.
+type rule struct {
+	// any lists the literals; with fold they are lower case and matched
+	// without regard to ASCII case (the pattern is (?i)).
+	any  []string
+	fold bool
+	re   func() *regexp.Regexp
+	// keyed rules keep the pattern's groups around the mask.
+	keyed bool
+}
+
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// rules apply in order: whole secrets first, then secrets after a key.
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
 		// Private keys, whole.
-		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`),
+		{any: []string{"-----BEGIN "}, re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`)},
 		// Tokens with a recognisable shape.
-		regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`),
-		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`),
-		regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-		regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
-		regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
-		regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`),
-		regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
-		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
+		{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazy(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`)},
+		{any: []string{"github_pat_"}, re: lazy(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
+		{any: []string{"sk-"}, re: lazy(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`)},
+		{any: []string{"AKIA", "ASIA"}, re: lazy(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+		{any: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, re: lazy(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
+		{any: []string{"glpat-"}, re: lazy(`\bglpat-[A-Za-z0-9_-]{20,}`)},
+		{any: []string{"npm_"}, re: lazy(`\bnpm_[A-Za-z0-9]{30,}`)},
+		{any: []string{"AIza"}, re: lazy(`\bAIza[0-9A-Za-z_-]{35}`)},
+		{any: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 		// Stripe secret and restricted keys, Hugging Face tokens.
-		regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`),
-		regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}`),
+		{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, re: lazy(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`)},
+		{any: []string{"hf_"}, re: lazy(`\bhf_[A-Za-z0-9]{20,}`)},
 		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
-		regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`),
-		regexp.MustCompile(`\bs\.[A-Za-z0-9]{24}\b`),
+		{any: []string{"hvs.", "hvb.", "hvr."}, re: lazy(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`)},
+		{any: []string{"s."}, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
+		// Credentials in a URL: scheme://user:password@host.
+		{any: []string{"://"}, keyed: true, re: lazy(`(://[^/\s:@]+:)[^@\s/]+(@)`)},
+		// Slack incoming webhooks: the path is the secret.
+		{any: []string{"hooks.slack.com/"}, keyed: true, re: lazy(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`)},
+		// Cookies: the header, and curl's -b/--cookie.
+		{any: []string{"cookie:"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`)},
+		{any: []string{"--cookie", "curl"}, keyed: true, re: lazy(`((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*['"]?)[^\s"']+`)},
+		// By argument position: curl/wget -u/--user user:password (the
+		// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
+		// SECRET, aws configure set <secret key> SECRET, and a flag naming
+		// a secret followed by its value (--token X, --api-key X,
+		// --password X).
+		{any: []string{"curl", "wget", "http"}, keyed: true, re: lazy(`(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue)},
+		{any: []string{"mysql"}, keyed: true, re: lazy(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue)},
+		{any: []string{"login"}, keyed: true, re: lazy(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*['"]?)` + secretValue)},
+		{any: []string{"sshpass"}, keyed: true, re: lazy(`(\bsshpass\s+-p\s*['"]?)` + secretValue)},
+		{any: []string{"aws"}, fold: true, keyed: true, re: lazy(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+['"]?)` + secretValue)},
+		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
+			re: lazy(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+['"]?)[^\s"'&;,|)-][^\s"'&;,|)]*`)},
+		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`)},
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`)},
+		// Authorization headers.
+		{any: []string{"bearer"}, fold: true, keyed: true, re: lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		{any: []string{"authorization:"}, fold: true, keyed: true, re: lazy(`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		// key=value and key: value where the key names a secret.
+		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`)},
 	}
 })
 
-// keyed patterns keep their first group (and second, where there is one)
-// and mask what follows: the name of a secret, then the secret.
-var keyed = sync.OnceValue(func() []*regexp.Regexp {
-	const value = `[^\s"'&;,|)]+`
-	return []*regexp.Regexp{
-		// Credentials in a URL: scheme://user:password@host.
-		regexp.MustCompile(`(://[^/\s:@]+:)[^@\s/]+(@)`),
-		// Slack incoming webhooks: the path is the secret.
-		regexp.MustCompile(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`),
-		// Authorization headers.
-		regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
-		regexp.MustCompile(`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`),
-		// Cookies: the header, and curl's -b/--cookie.
-		regexp.MustCompile(`(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`),
-		regexp.MustCompile(`((?:^|\s)(?:-b|--cookie)\s*['"]?)[^\s"']+`),
-		// By argument position: curl -u/--user user:password (the user is
-		// kept), mysql -pSECRET, docker login -p SECRET, sshpass -p SECRET,
-		// aws configure set <secret key> SECRET, and a flag naming a secret
-		// followed by its value (--token X, --api-key X, --password X).
-		regexp.MustCompile(`((?:^|\s)(?:-u|--user)\s*['"]?[^\s:'"]*:)` + value),
-		regexp.MustCompile(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + value),
-		regexp.MustCompile(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*['"]?)` + value),
-		regexp.MustCompile(`(\bsshpass\s+-p\s*['"]?)` + value),
-		regexp.MustCompile(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+['"]?)` + value),
-		regexp.MustCompile(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+['"]?)[^\s"'&;,|)-][^\s"'&;,|)]*`),
-		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
-		regexp.MustCompile(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`),
-		regexp.MustCompile(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`),
-		// key=value and key: value where the key names a secret.
-		regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`),
-	}
-})
+// secretValue is the value after a secret's flag: up to a space, a quote
+// or a shell operator.
+const secretValue = `[^\s"'&;,|)]+`
 
 // String returns s with secret-looking values replaced by Mask: known
 // token shapes anywhere, and the value that follows a secret's name or
@@ -77,13 +94,49 @@ var keyed = sync.OnceValue(func() []*regexp.Regexp {
 // log needs around it (the command, the flag, the user name, the host) is
 // kept.
 func String(s string) string {
-	for _, re := range patterns() {
-		s = re.ReplaceAllString(s, Mask)
+	lower, ascii := "", true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false // (?i) folds some non-ASCII runes onto ASCII letters: no shortcut
+			break
+		}
 	}
-	for _, re := range keyed() {
-		s = re.ReplaceAllString(s, "${1}"+Mask+"${2}")
+	for _, r := range rules() {
+		if !r.mayMatch(s, &lower, ascii) {
+			continue
+		}
+		before := s
+		if r.keyed {
+			s = r.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
+		} else {
+			s = r.re().ReplaceAllString(s, Mask)
+		}
+		if s != before {
+			lower = ""
+		}
 	}
 	return s
+}
+
+// mayMatch reports whether s holds one of the rule's literals. The mask
+// holds none and no literal holds '[' or ']', so a replacement never makes
+// a literal appear that was not there. lower caches s in lower case.
+func (r rule) mayMatch(s string, lower *string, ascii bool) bool {
+	if r.fold {
+		if !ascii {
+			return true
+		}
+		if *lower == "" {
+			*lower = strings.ToLower(s)
+		}
+		s = *lower
+	}
+	for _, lit := range r.any {
+		if strings.Contains(s, lit) {
+			return true
+		}
+	}
+	return false
 }
 
 // Home replaces a home directory prefix with ~ wherever it appears.

@@ -73,6 +73,9 @@ func TestOrdinaryCommandsStay(t *testing.T) {
 		"curl -u : --negotiate https://x",
 		"grep -rn token src/",
 		"sed -i 's/s.foo/s.bar/' file",
+		"git checkout -b feature/login",
+		"git push -u origin main",
+		"docker run -u 1000:1000 image",
 	} {
 		if got := redact.String(s); got != s {
 			t.Errorf("%q changed: %q", s, got)
