@@ -73,6 +73,16 @@ func Open(dir string) (*Root, error) {
 	return &Root{r: r, dir: dir}, nil
 }
 
+// OpenIn opens name below dir as Root.OpenFile does, for one file.
+func OpenIn(dir, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	r, err := Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.OpenFile(name, flag, perm)
+}
+
 // Close releases the directory.
 func (r *Root) Close() error { return r.r.Close() }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
@@ -460,7 +461,11 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 	if dir == "" {
 		return true
 	}
-	marker := filepath.Join(dir, ".magehook", "config-warning")
+	state, err := confined.Dir(dir, ".magehook") // never through a link out
+	if err != nil {
+		return true
+	}
+	marker := filepath.Join(state, "config-warning")
 	want := session + "\n" + problem + "\n"
 	if old, err := regfile.ReadFile(marker, 64<<10); err == nil && string(old) == want {
 		return false
