@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -336,5 +337,42 @@ func TestUserScopeNeedsHome(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(project.Path()); string(data) != foreign {
 		t.Errorf("the project's settings changed:\n%s", data)
+	}
+}
+
+// TestAnImmutableFileIsRefused is the issue's case on a real filesystem:
+// twelve installs into an immutable file (chattr +i) are refused with what
+// to do, and the real backups are all still there.
+func TestAnImmutableFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	backups := filepath.Join(dir, "backups")
+	writeFile(t, path, `{"v":0}`, 0o644)
+	rw := func(v int) error {
+		_, err := settings.Rewrite{Path: path, BackupDir: backups, BackupPrefix: "p", Keep: 3,
+			Edit: func([]byte) ([]byte, error) { return []byte(fmt.Sprintf(`{"v":%d}`, v)), nil }}.Run()
+		return err
+	}
+	for v := 1; v <= 3; v++ {
+		if err := rw(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real := backupNames(t, backups)
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s", err, out)
+	}
+	defer exec.Command("chattr", "-i", path).Run()
+	for i := 0; i < 12; i++ {
+		err := rw(100 + i)
+		if err == nil || !strings.Contains(err.Error(), "the filesystem refused to replace it") || !strings.Contains(err.Error(), "immutable (lsattr)") {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	if got := backupNames(t, backups); fmt.Sprint(got) != fmt.Sprint(real) {
+		t.Errorf("refused installs changed the backups:\n%v\nwant\n%v", got, real)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".settings.json*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
 	}
 }
