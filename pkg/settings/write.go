@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/jsontree"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
@@ -375,22 +375,19 @@ func (rw Rewrite) remove(target string, old []byte) error {
 	return os.Remove(aside)
 }
 
-// read returns a file's bytes, refusing one larger than jsontree reads.
+// read returns a file's bytes, refusing one larger than jsontree reads
+// and anything but a regular file (a FIFO would block the read).
 func read(path string) ([]byte, bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := regfile.ReadFile(path, jsontree.MaxBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, jsontree.MaxBytes+1))
-	if err != nil {
-		return nil, false, err
-	}
-	if len(data) > jsontree.MaxBytes {
+	case errors.Is(err, regfile.ErrTooLarge):
 		return nil, false, fmt.Errorf("it is larger than the %d bytes magehook reads; a settings file that large is not one magehook should rewrite: shrink it", jsontree.MaxBytes)
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, false, fmt.Errorf("it is not a regular file (%v); replace it with one, or remove it", errors.Unwrap(errors.Unwrap(err)))
+	case err != nil:
+		return nil, false, err
 	}
 	return data, true, nil
 }
@@ -422,7 +419,7 @@ func resolveTarget(path string) (string, error) {
 			if linked {
 				return "", fmt.Errorf("%s is a symbolic link to %s, which does not exist; create that file (or remove the link) and run again", path, abs)
 			}
-			return abs, nil
+			return abs, danglingParent(abs)
 		}
 		if err != nil {
 			return "", err
@@ -449,6 +446,25 @@ func resolveTarget(path string) (string, error) {
 		abs, linked = link, true
 	}
 	return "", fmt.Errorf("%s: too many levels of symbolic links; point the link at a file", path)
+}
+
+// danglingParent refuses a file to be created below a symbolic link to
+// nothing (.claude linked to a directory that is gone): making the
+// directories would make them wherever the link points.
+func danglingParent(file string) error {
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		info, err := os.Lstat(dir)
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			if _, err := os.Stat(dir); err != nil {
+				link, _ := os.Readlink(dir)
+				return fmt.Errorf("%s is a symbolic link to %s, which does not exist; create that directory (or remove the link) and run again", dir, link)
+			}
+			return nil
+		}
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
 }
 
 // backup makes sure a backup holds old: the newest one when it already

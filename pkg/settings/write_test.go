@@ -196,6 +196,30 @@ func TestRefusedTargets(t *testing.T) {
 			t.Errorf("a directory was made outside the repository")
 		}
 	})
+	t.Run("a directory on the way that is a link to nothing", func(t *testing.T) {
+		dir := t.TempDir()
+		repo := filepath.Join(dir, "repo")
+		os.MkdirAll(repo, 0o755)
+		outside := filepath.Join(dir, "outside", "gone")
+		os.Symlink(outside, filepath.Join(repo, ".claude"))
+		_, err := settings.Rewrite{Path: filepath.Join(repo, ".claude", "settings.json"), Edit: edit}.Run()
+		if err == nil || !strings.Contains(err.Error(), "which does not exist; create that directory") {
+			t.Fatalf("Run: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "outside")); err == nil {
+			t.Errorf("a directory was made outside the repository")
+		}
+	})
+	t.Run("a FIFO", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := syscall.Mkfifo(path, 0o644); err != nil {
+			t.Skip(err)
+		}
+		_, err := settings.Rewrite{Path: path, Edit: edit}.Run()
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("Run: %v", err)
+		}
+	})
 	t.Run("a file with another hard link", func(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "settings.json")
