@@ -214,6 +214,9 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 		exchanged = err == nil
 		if errors.Is(err, atomicfile.ErrNoExchange) {
 			err = os.Rename(tmp, target)
+		} else if errors.Is(err, fs.ErrNotExist) {
+			dropBackup()
+			return "", errChanged // removed since the check: start over
 		}
 	} else {
 		// A hard link creates the name only if nothing holds it yet.
@@ -375,8 +378,12 @@ func (rw Rewrite) remove(target string, old []byte) error {
 	return os.Remove(aside)
 }
 
-// read returns a file's bytes, refusing one larger than jsontree reads
-// and anything but a regular file (a FIFO would block the read).
+// ReadFile reads a settings file as the writer does: exists is false (and
+// err nil) when there is none; one larger than jsontree reads, or anything
+// but a regular file (a FIFO would block the read), is an error that says
+// what to do.
+func ReadFile(path string) (data []byte, exists bool, err error) { return read(path) }
+
 func read(path string) ([]byte, bool, error) {
 	data, err := regfile.ReadFile(path, jsontree.MaxBytes)
 	switch {
@@ -433,6 +440,13 @@ func resolveTarget(path string) (string, error) {
 			}
 			if n := hardLinks(info); n > 1 {
 				return "", fmt.Errorf("%s has %d hard links, which replacing it atomically would split; make the other names symbolic links to it (magehook follows those) and run again", path, n)
+			}
+			if linked {
+				// The file the system reaches: a ".." in a link's target
+				// steps out of the target's directory, not the link's.
+				if real, err := filepath.EvalSymlinks(path); err == nil {
+					abs = real
+				}
 			}
 			return abs, nil
 		}

@@ -400,3 +400,30 @@ func TestAnImmutableFileIsRefused(t *testing.T) {
 		t.Errorf("temporary files left: %v", leftovers)
 	}
 }
+
+// TestAFileRemovedDuringTheWriteIsCreatedAgain: another program deleting
+// the file between the check and the swap makes the write start over on
+// no file, not fail.
+func TestAFileRemovedDuringTheWriteIsCreatedAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, `{"v":1}`, 0o644)
+	fired := false
+	defer settings.SetStepHook(func(s string) error {
+		if s == "checked" && !fired {
+			fired = true
+			os.Remove(path)
+		}
+		return nil
+	})()
+	var seen []string
+	_, err := settings.Rewrite{Path: path, Edit: func(old []byte) ([]byte, error) {
+		seen = append(seen, string(old))
+		return []byte(`{"v":2}`), nil
+	}}.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"v":2}` || fmt.Sprint(seen) != `[{"v":1} ]` {
+		t.Errorf("file %q, edits saw %q", data, seen)
+	}
+}
