@@ -119,3 +119,22 @@ func TestTargetKeepsOnlyWhatTheLogNeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestCopilotRecordsKeepOnlyTheTarget runs Copilot's own payloads through
+// the harness mapping: the record's target is the command or the path,
+// never the whole input (a file creation's input holds the file).
+func TestCopilotRecordsKeepOnlyTheTarget(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable auditlog")
+	for _, over := range []map[string]any{
+		{},
+		{"toolName": "create", "toolArgs": `{"path":"src/a.go","file_text":"package a // the whole file"}`},
+	} {
+		over["cwd"], over["sessionId"] = root, "abc123"
+		stdin := hooktest.HarnessFixture(t, "copilot/preToolUse-camel", over)
+		hooktest.RunHarness(t, []hook.Handler{auditlog.Handler}, "copilot", "PreToolUse", stdin)
+	}
+	recs := records(t, root)
+	if len(recs) != 2 || recs[0].Target != "git push origin main" || recs[1].Target != "src/a.go" {
+		t.Fatalf("records %+v", recs)
+	}
+}
