@@ -108,6 +108,9 @@ func Redact(raw []byte) ([]byte, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
+	if m, ok := v.(map[string]any); ok {
+		redact.Answers(m) // the user's own words in an AskUserQuestion
+	}
 	v = walk(v)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
