@@ -222,7 +222,7 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 		// A hard link creates the name only if nothing holds it yet.
 		if err = os.Link(tmp, target); errors.Is(err, fs.ErrExist) {
 			return "", errChanged
-		} else if err != nil && !errors.Is(err, fs.ErrPermission) {
+		} else if err != nil {
 			err = os.Rename(tmp, target) // no hard links on this filesystem
 		}
 	}
@@ -240,11 +240,15 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 			// swap: put its bytes back and start over from them.
 			if err := atomicfile.Exchange(tmp, target); err != nil {
 				keepTmp = true
-				return "", fmt.Errorf("%s: another program wrote it while magehook did, and putting its version back failed (%v); its version is in %s", rw.Path, err, tmp)
+				return "", fmt.Errorf("%s: another program wrote it while magehook did, and putting its version back failed (%v); its version is in %s: put it back by hand", rw.Path, err, rw.setAside(tmp))
 			}
 			if back, _, _ := read(tmp); !bytes.Equal(back, next) {
+				// A second write replaced magehook's version in that
+				// moment: the newest goes back in place, the one before
+				// it aside, and nothing is lost.
+				atomicfile.Exchange(tmp, target)
 				keepTmp = true
-				return "", fmt.Errorf("%s: other programs wrote it twice while magehook did; the version set aside is %s: compare it with the file and run again", rw.Path, tmp)
+				return "", fmt.Errorf("%s: other programs wrote it twice while magehook did; the earlier of their versions is in %s: compare it with the file and run again", rw.Path, rw.setAside(tmp))
 			}
 			dropBackup()
 			return "", errChanged
@@ -258,6 +262,20 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 		return backup, err
 	}
 	return backup, nil
+}
+
+// setAside keeps a version of the file that a failed undo left in the
+// temporary file: in the backups when there are some (named as one), else
+// beside the file under a name no cleanup removes. It returns the name.
+func (rw Rewrite) setAside(tmp string) string {
+	name := filepath.Join(filepath.Dir(tmp), filepath.Base(tmp)+"-set-aside")
+	if rw.BackupDir != "" && os.MkdirAll(rw.BackupDir, 0o755) == nil {
+		name = filepath.Join(rw.BackupDir, rw.BackupPrefix+"."+time.Now().UTC().Format("20060102T150405.000000000Z")+".set-aside.bak")
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return tmp
+	}
+	return name
 }
 
 // refusal names what the filesystem refused and what to do about it.

@@ -427,3 +427,38 @@ func TestAFileRemovedDuringTheWriteIsCreatedAgain(t *testing.T) {
 		t.Errorf("file %q, edits saw %q", data, seen)
 	}
 }
+
+// TestTwoForeignWritesInTheSwapLoseNothing: one write lands between the
+// check and the swap, a second in the moment before the swap is undone.
+// Install refuses, the file holds the newest foreign version, and the
+// other is kept in the backups, named in the message.
+func TestTwoForeignWritesInTheSwapLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, `{"v":0}`, 0o644)
+	fired := map[string]bool{}
+	defer settings.SetStepHook(func(s string) error {
+		if (s == "checked" || s == "swapped") && !fired[s] {
+			fired[s] = true
+			tmp := path + ".editor"
+			os.WriteFile(tmp, []byte(`{"editor":"`+s+`"}`), 0o644)
+			os.Rename(tmp, path)
+		}
+		return nil
+	})()
+	_, err := settings.Rewrite{Path: path, BackupDir: filepath.Join(dir, "b"), BackupPrefix: "p",
+		Edit: func(old []byte) ([]byte, error) { return []byte(`{"v":1}`), nil }}.Run()
+	if err == nil || !strings.Contains(err.Error(), "wrote it twice") {
+		t.Fatalf("Run: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"editor":"swapped"}` {
+		t.Errorf("the file holds %s, want the newest foreign version", data)
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, "b", "*.set-aside.bak"))
+	if len(aside) != 1 || !strings.Contains(err.Error(), aside[0]) {
+		t.Fatalf("set aside %v; error %v", aside, err)
+	}
+	if data, _ := os.ReadFile(aside[0]); string(data) != `{"editor":"checked"}` {
+		t.Errorf("set aside %s, want the earlier foreign version", data)
+	}
+}
