@@ -39,6 +39,11 @@ func TestShapes(t *testing.T) {
 		{"SQL IDENTIFIED BY", "CREATE USER 'u'@'%' IDENTIFIED BY 'Secr3t!x';", "Secr3t!x", []string{"CREATE USER", "IDENTIFIED BY '"}},
 		{"a secret in error text", "error: authentication failed for https://bot:glpat-abcdefghijklmnopqrst@gitlab.com/x.git", "glpat-abcdefghijklmnopqrst", []string{"authentication failed", "gitlab.com/x.git"}},
 		{"an error quoting a flag", "exit status 1: unknown user (--password Xyzzy1234)", "Xyzzy1234", []string{"unknown user"}},
+		{"a quoted password with spaces", `psql --password "correct horse battery" -h db`, "horse battery", []string{"--password", "-h db"}},
+		{"docker login -p quoted", `docker login -p 'two words' reg.io`, "two words", []string{"reg.io"}},
+		{"mysql -p quoted", `mysql -u root -p'sp ace' db`, "sp ace", []string{" db"}},
+		{"key=\"quoted value\"", `export DB_PASSWORD="two words here"; run`, "words here", []string{"DB_PASSWORD=\"", "run"}},
+		{"a JSON secret member", `{"api_key": "abc def ghi", "user": "me"}`, "def ghi", []string{`"user": "me"`}},
 		{"key=value", "DB_PASSWORD=hunter2hunter2 ./run", "hunter2hunter2", []string{"DB_PASSWORD=", "./run"}},
 	}
 	for _, tt := range tests {
