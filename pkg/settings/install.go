@@ -104,6 +104,7 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Path:         path,
 		Edit:         edit,
 		Normalize:    normalize,
+		NotJSON:      in.Harness.Name == "opencode",
 		BackupDir:    backups,
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,

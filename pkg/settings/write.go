@@ -47,6 +47,10 @@ type Rewrite struct {
 	DryRun bool
 	// Now stamps backups; nil means time.Now.
 	Now func() time.Time
+	// NotJSON marks a file that is not JSON (the OpenCode plugin): its
+	// line endings are Edit's business. A JSON file written with CRLF
+	// line endings gets them back.
+	NotJSON bool
 }
 
 // Outcome is what a Rewrite did.
@@ -128,7 +132,9 @@ func (rw Rewrite) Run() (Outcome, error) {
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", rw.Path, err)
 		}
-		next = keepLineEndings(old, next)
+		if !rw.NotJSON {
+			next = keepLineEndings(old, next)
+		}
 		if exists && next != nil && bytes.Equal(old, next) || !exists && next == nil {
 			return out, nil
 		}
