@@ -122,6 +122,9 @@ func (rw Rewrite) Run() (Outcome, error) {
 	defer unlock()
 	if !rw.DryRun {
 		cleanLeftovers(target)
+		if rw.BackupDir != "" {
+			rw.cleanBackupLeftovers()
+		}
 	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		old, exists, err := read(target)
@@ -535,6 +538,19 @@ func (rw Rewrite) backup(old []byte) (holder, made string, err error) {
 		return "", "", fmt.Errorf("backup %s: %w", name, err)
 	}
 	return name, name, nil
+}
+
+// cleanBackupLeftovers removes the temporary files of backups whose run
+// was killed (renameio's .<name><digits>): every backup of the prefix is
+// written under the settings file's lock, which this run holds.
+func (rw Rewrite) cleanBackupLeftovers() {
+	matches, _ := filepath.Glob(filepath.Join(rw.BackupDir, "."+rw.BackupPrefix+".*.bak*"))
+	for _, m := range matches {
+		_, digits, _ := strings.Cut(filepath.Base(m), ".bak")
+		if len(digits) > 0 && strings.Trim(digits, "0123456789") == "" {
+			os.Remove(m)
+		}
+	}
 }
 
 func (rw Rewrite) backups() []string {

@@ -331,7 +331,12 @@ func TestLeftoversOfKilledRunsAreCleaned(t *testing.T) {
 	if _, err := (settings.Rewrite{Path: path, Edit: func([]byte) ([]byte, error) { return []byte(`{"a":1}`), nil }}).Run(); err != nil {
 		t.Fatal(err)
 	}
-	for f, want := range map[string]bool{dead: false, legacy: false, mine: true, theirs: true} {
+	backupTmp := filepath.Join(dir, "b", ".p.20261130T010203.000000000Z.bak8674665223082153551") // a killed backup write
+	writeFile(t, backupTmp, "x", 0o600)
+	if _, err := (settings.Rewrite{Path: path, BackupDir: filepath.Join(dir, "b"), BackupPrefix: "p", Edit: func([]byte) ([]byte, error) { return []byte(`{"a":2}`), nil }}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{dead: false, legacy: false, mine: true, theirs: true, backupTmp: false} {
 		if _, err := os.Stat(f); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(f), err == nil, want)
 		}
