@@ -44,6 +44,15 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("MAGEHOOK_SRC", src)
+			// testscript's TMPDIR is inside $WORK, the consumer repository:
+			// a test's temporary checkout there would sit below the
+			// repository's .toolingrc, which a checkout may only add to.
+			tmp, err := os.MkdirTemp("", "magehook-first-hour-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(tmp) })
+			env.Setenv("TMPDIR", tmp)
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("GIT_AUTHOR_NAME", "t")
 			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")

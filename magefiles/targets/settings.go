@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -22,10 +22,13 @@ import (
 // copilot, cursor, gemini, opencode or all; -dryrun prints the diff and
 // writes nothing; -githook also installs the git commit-msg hook
 // (hooks/commitmsg) into the hooks directory git uses, chaining into an
-// existing one.
+// existing one. The checkout's .gitignore gets a line for each of the
+// binary, the state directory, the library clone and the worktree base
+// that git does not ignore yet (shown in -dryrun).
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
+	warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
@@ -34,9 +37,11 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	switch {
 	case ins[0].DryRun:
 	case buildinfo.HasMagefiles(root):
+		fmt.Fprintf(os.Stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
 		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
 			fail(hook.ExitFail, err)
 		}
+		fmt.Fprintf(os.Stderr, "magehook: built %s\n", bin.Abs())
 	default:
 		if _, err := os.Stat(bin.Abs()); err != nil {
 			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
@@ -45,6 +50,10 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	for _, in := range ins {
 		out, err := in.Install()
 		report(out, err, in.DryRun)
+	}
+	ensureIgnored(ctx, cfg, ins[0].DryRun)
+	if !ins[0].DryRun {
+		defer fmt.Fprintln(os.Stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
 	}
 	if githook != nil && *githook && !ins[0].DryRun {
 		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
@@ -76,6 +85,7 @@ func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook 
 
 // installers resolves the options: one installer per harness named.
 func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
+	hs0 := checkedHandlers()
 	cfg, err := toolingrc.Discover(startDir())
 	if err != nil {
 		fail(hook.ExitConfig, err)
@@ -100,7 +110,7 @@ func installers(scope *string, dryrun *bool, harness *string) []settings.Install
 		if h.Name != "claude" && s != settings.Project {
 			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h.Name)))
 		}
-		out = append(out, settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
+		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}
 	return out
 }
@@ -115,7 +125,12 @@ func report(out settings.Outcome, err error, dryRun bool) {
 		fail(code, err)
 	}
 	switch {
+	case dryRun && out.Reformatted && out.Diff == "":
+		fmt.Fprintf(os.Stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
 	case dryRun && out.Changed:
+		if out.Reformatted {
+			fmt.Fprintf(os.Stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
+		}
 		fmt.Print(out.Diff)
 	case !out.Changed:
 		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)
@@ -133,32 +148,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// Replay runs a payload file through this checkout's enabled hooks as
-// Claude Code would, and prints the exit code, the decision, and what
-// would reach the model and the user. The event is the payload's
-// hook_event_name unless -event names one. The lifecycle (library pages,
-// worktrees) only runs with -lifecycle, since it has side effects.
-func (Hook) Replay(ctx context.Context, file string, event *string, lifecycle *bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fail(hook.ExitFail, err)
-	}
-	name := deref(event)
-	if name == "" {
-		p, err := payload.Parse(data)
-		if err != nil || p.HookEventName == "" {
-			fail(hook.ExitBlock, fmt.Errorf("%s: no hook_event_name to replay (%v); pass -event=<Event>", file, err))
-		}
-		name = p.HookEventName
-	}
-	if _, ok := hook.Lookup(name); !ok {
-		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
-	}
-	d := &hook.Dispatcher{Handlers: handlers()}
-	if lifecycle != nil && *lifecycle {
-		d.Builtin = lifecycleHandlers()
-	}
-	hook.RunReplay(ctx, d, name, data).Write(os.Stdout)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
+	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -34,25 +35,50 @@ var Local []hook.Handler
 
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
+// checkedHandlers is handlers() after the whole set (builtin ones included)
+// is validated: install and list refuse a set that cannot work, naming the
+// handler (exit 3), as dispatch does.
+func checkedHandlers() []hook.Handler {
+	hs := handlers()
+	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	return hs
+}
+
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
+	os.Exit(resume(ctx, event, harness))
+}
+
+// hookSet is what the hook binary answers with: the catalogue and the
+// repository's own handlers (local; the catalogue alone before package
+// main's init has run), the builtin ones, and the check for installed
+// entries.
+func hookSet(local bool) hook.Set {
+	hs := hooks.All()
+	if local {
+		hs = handlers()
+	}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
 // whether this checkout enables it, and its purpose.
 func (Hook) List() {
+	hs := checkedHandlers()
 	var enabled map[string]bool
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
-		if v, err := cfg.Get(toolingrc.KeyHookEnable); err == nil {
+		warnUnknown(cfg)
+		if on, err := hook.Enabled(cfg, hs); err == nil {
 			enabled = map[string]bool{}
-			for _, name := range v.Values {
-				enabled[name] = true
+			for _, h := range on {
+				enabled[h.Name] = true
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, handlers(), enabled); err != nil {
+	if err := hook.List(os.Stdout, hs, enabled); err != nil {
 		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
 		os.Exit(hook.ExitFail)
 	}
@@ -89,6 +115,14 @@ func startDir() string {
 		return root
 	}
 	return "."
+}
+
+// warnUnknown prints a line for every key in magehook's prefixes that
+// magehook does not read (a typo), with the key it most likely means.
+func warnUnknown(cfg *toolingrc.Config) {
+	for _, u := range cfg.Unknowns() {
+		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
+	}
 }
 
 func fail(code int, err error) {

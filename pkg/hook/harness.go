@@ -3,7 +3,6 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -115,6 +114,21 @@ func (h Harness) NativeEvent(common string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sameEvent reports whether the event name a payload carries (as the
+// harness wrote it) names ev: its common name or one of the harness's
+// names for it, in any letter case (harnesses differ in casing).
+func (h Harness) sameEvent(sent string, ev Event) bool {
+	if strings.EqualFold(sent, ev.Name) {
+		return true
+	}
+	for native, common := range h.Events {
+		if common == ev.Name && strings.EqualFold(sent, native) {
+			return true
+		}
+	}
+	return false
 }
 
 // NativeTools maps Claude Code tool names to the harness's, for matchers:
@@ -248,15 +262,11 @@ func (h Harness) Normalize(data []byte, common string) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-var patchFile = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
-})
-
-// patchPath is the first file an apply_patch patch touches.
+// patchPath is the first file an apply_patch patch touches (the
+// dispatcher's gates read every one of them: payload.EditedPaths).
 func patchPath(patch string) string {
-	m := patchFile().FindStringSubmatch(patch)
-	if m == nil {
-		return ""
+	if files := payload.PatchFiles(patch); len(files) > 0 {
+		return files[0]
 	}
-	return strings.TrimSpace(m[1])
+	return ""
 }

@@ -5,9 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -38,24 +36,5 @@ func TestReadFile(t *testing.T) {
 	os.WriteFile(empty, nil, 0o644)
 	if got, err := ReadFile(empty, 10); err != nil || len(got) != 0 {
 		t.Fatalf("empty: %q, %v", got, err)
-	}
-}
-
-// A FIFO with no writer is refused at once; opening it for reading the
-// usual way would block forever.
-func TestFIFOIsRefusedWithoutBlocking(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	fifo := filepath.Join(t.TempDir(), ".toolingrc")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip(err)
-	}
-	_, err := ReadFile(fifo, 0)
-	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
-		t.Fatalf("got %v", err)
-	}
-	if IsRegular(fifo) {
-		t.Fatal("IsRegular(fifo)")
 	}
 }

@@ -124,7 +124,7 @@ func editHarness(data []byte, h hook.Harness, entries []Entry) ([]byte, error) {
 	}
 	top, ok := tree.(*Object)
 	if !ok {
-		return nil, &ParseError{"the top level is " + typeName(tree) + ", not an object"}
+		return nil, &ParseError{Msg: "the top level is " + typeName(tree) + ", not an object"}
 	}
 	hv, present := top.Get("hooks")
 	if !present && len(entries) == 0 {
@@ -132,7 +132,7 @@ func editHarness(data []byte, h hook.Harness, entries []Entry) ([]byte, error) {
 	}
 	hooks, ok := hv.(*Object)
 	if present && !ok {
-		return nil, &ParseError{"hooks is " + typeName(hv) + ", not an object"}
+		return nil, &ParseError{Msg: "hooks is " + typeName(hv) + ", not an object"}
 	}
 	if !present {
 		hooks = &Object{}
@@ -153,14 +153,14 @@ func editHarness(data []byte, h hook.Harness, entries []Entry) ([]byte, error) {
 		}
 		list, ok := m.Value.([]any)
 		if !ok {
-			return nil, &ParseError{fmt.Sprintf("hooks.%s is %s, not an array", m.Key, typeName(m.Value))}
+			return nil, &ParseError{Msg: fmt.Sprintf("hooks.%s is %s, not an array", m.Key, typeName(m.Value))}
 		}
 		var out []any
 		changed := false
 		for i, item := range list {
 			obj, ok := item.(*Object)
 			if !ok {
-				return nil, &ParseError{fmt.Sprintf("hooks.%s[%d] is %s, not an object", m.Key, i, typeName(item))}
+				return nil, &ParseError{Msg: fmt.Sprintf("hooks.%s[%d] is %s, not an object", m.Key, i, typeName(item))}
 			}
 			if flat {
 				if owned(obj) {
@@ -177,7 +177,7 @@ func editHarness(data []byte, h hook.Harness, entries []Entry) ([]byte, error) {
 			}
 			inner, ok := hs.([]any)
 			if !ok {
-				return nil, &ParseError{fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array", m.Key, i, typeName(hs))}
+				return nil, &ParseError{Msg: fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array", m.Key, i, typeName(hs))}
 			}
 			var keep []any
 			for _, x := range inner {
@@ -229,7 +229,7 @@ func editHarness(data []byte, h hook.Harness, entries []Entry) ([]byte, error) {
 			}
 			tools, isObj := tv.(*Object)
 			if !isObj {
-				return nil, &ParseError{"tools is " + typeName(tv) + ", not an object"}
+				return nil, &ParseError{Msg: "tools is " + typeName(tv) + ", not an object"}
 			}
 			tools.Set("enableHooks", true)
 		}
@@ -242,20 +242,20 @@ func harnessItem(harness string, e Entry) *Object {
 	seconds := json.Number(strconv.Itoa(e.Timeout))
 	switch harness {
 	case "copilot":
-		o := &Object{Members: []Member{{"type", "command"}, {"bash", e.Command}, {"timeoutSec", seconds}}}
+		o := &Object{Members: []Member{{Key: "type", Value: "command"}, {Key: "bash", Value: e.Command}, {Key: "timeoutSec", Value: seconds}}}
 		if e.Matcher != "" {
 			o.Set("matcher", e.Matcher)
 		}
 		return o
 	case "cursor":
-		o := &Object{Members: []Member{{"type", "command"}, {"command", e.Command}, {"timeout", seconds}}}
+		o := &Object{Members: []Member{{Key: "type", Value: "command"}, {Key: "command", Value: e.Command}, {Key: "timeout", Value: seconds}}}
 		if e.Matcher != "" {
 			o.Set("matcher", e.Matcher)
 		}
 		return o
 	case "gemini":
-		handler := &Object{Members: []Member{{"type", "command"}, {"name", "magehook"}, {"command", e.Command},
-			{"timeout", json.Number(strconv.Itoa(e.Timeout * 1000))}}}
+		handler := &Object{Members: []Member{{Key: "type", Value: "command"}, {Key: "name", Value: "magehook"}, {Key: "command", Value: e.Command},
+			{Key: "timeout", Value: json.Number(strconv.Itoa(e.Timeout * 1000))}}}
 		g := &Object{}
 		if e.Matcher != "" {
 			g.Set("matcher", e.Matcher)
@@ -275,7 +275,7 @@ func OwnedEntries(data []byte, h hook.Harness) ([]Entry, error) {
 	}
 	top, ok := tree.(*Object)
 	if !ok {
-		return nil, &ParseError{"the top level is not an object"}
+		return nil, &ParseError{Msg: "the top level is not an object"}
 	}
 	hv, _ := top.Get("hooks")
 	hooks, _ := hv.(*Object)

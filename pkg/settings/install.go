@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -85,9 +86,19 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		return Outcome{}, err
 	}
 	path := in.Path()
+	if in.claude() && in.Scope == User && !filepath.IsAbs(path) {
+		// Without a home the user file's path is relative, and would land
+		// in the project: the committed .claude/settings.json.
+		return Outcome{}, fmt.Errorf("-scope=user edits $HOME/.claude/settings.json, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
+	}
+	var normalize func([]byte) []byte
+	if in.Harness.Name != "opencode" {
+		normalize = sortedJSON
+	}
 	return Rewrite{
 		Path:         path,
 		Edit:         edit,
+		Normalize:    normalize,
 		BackupDir:    filepath.Join(state.Abs(), "backups"),
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
@@ -100,4 +111,14 @@ func (in Installer) backupName() string {
 		return string(in.Scope)
 	}
 	return in.Harness.Name
+}
+
+// sortedJSON is a JSON document as install writes it (keys sorted,
+// two-space indent), or the bytes unchanged when they do not parse.
+func sortedJSON(data []byte) []byte {
+	tree, err := Parse(data)
+	if err != nil {
+		return data
+	}
+	return Encode(tree, true)
 }
