@@ -212,6 +212,7 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 // not know, and SessionStart with broken JSON, must be reported.
 func TestClaudeHookCheckCatchesABrokenAnswer(t *testing.T) {
 	cl := requireClient(t, "claude")
+	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.installClaude(t)
 	write(t, c.Dir, "bin/magehook", "#!/bin/sh\ncat >/dev/null\ncase \"$1\" in\n"+
