@@ -13,9 +13,11 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -465,7 +467,11 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 	if dir == "" {
 		return true
 	}
-	marker := filepath.Join(dir, ".magehook", "config-warning")
+	state, err := confined.Dir(dir, ".magehook") // never through a link out
+	if err != nil {
+		return true
+	}
+	marker := filepath.Join(state, "config-warning")
 	want := session + "\n" + problem + "\n"
 	if old, err := regfile.ReadFile(marker, 64<<10); err == nil && string(old) == want {
 		return false
@@ -599,7 +605,7 @@ func (d *Dispatcher) write(a Answer) int {
 // (rotated at 1 MB). It is best effort: a hook must not fail because its
 // log cannot be written.
 func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
-	v, err := cfg.Get(toolingrc.KeyStateDir)
+	state, err := StateDir(cfg)
 	if err != nil {
 		return
 	}
@@ -610,14 +616,14 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: failure.Error()}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}
 	if p != nil {
 		rec.Session = p.SessionID
 	}
-	jsonlog.Log{Path: filepath.Join(v.Abs(), "health.jsonl"), MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
 }
 
 func oneLine(s string) string {

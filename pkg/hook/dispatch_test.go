@@ -460,6 +460,25 @@ func FuzzDispatch(f *testing.F) {
 	})
 }
 
+// TestTheHealthLogRedactsErrors: a failure's text can quote the command
+// that failed, secrets included; the health log keeps the failure, not
+// the secret.
+func TestTheHealthLogRedactsErrors(t *testing.T) {
+	leaky := hook.Handler{Name: "leaky", Purpose: "p", Events: []string{"PreToolUse"}, Policy: hook.Gatekeeper,
+		Run: func(*hook.Call) (hook.Result, error) {
+			return hook.Result{}, errors.New("mysql -uroot -pHunter2xyz failed: access denied")
+		}}
+	root := hooktest.Checkout(t, "hook.enable leaky")
+	hooktest.Run(t, []hook.Handler{leaky}, root, "PreToolUse", "PreToolUse/bash", nil)
+	data, err := os.ReadFile(filepath.Join(root, ".magehook", "health.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "Hunter2xyz") || !strings.Contains(string(data), "access denied") {
+		t.Errorf("health log:\n%s", data)
+	}
+}
+
 // A command over the gate's size budget is refused without being analysed,
 // and what the dispatch allocates stays linear in the payload: at most
 // four bytes per payload byte (the chunked read and its join; measured
