@@ -102,7 +102,9 @@ func TestNothingConfiguredAddsNothing(t *testing.T) {
 func TestABadPathIsAConfigurationError(t *testing.T) {
 	root := hooktest.Checkout(t, "hook.enable contextfile", "context.file ../outside.md")
 	out := hooktest.Run(t, hs, root, "SessionStart", "SessionStart/startup", nil)
-	if out.Code != 0 || out.Stdout != "" || !strings.Contains(out.Stderr, `context.file`) {
+	// A bad value is a configuration error: the session goes on, and the
+	// user is shown the key (while tool calls are blocked until it is fixed).
+	if out.Code != 0 || !strings.Contains(out.Stdout, `"systemMessage":"magehook cannot read its configuration`) || !strings.Contains(out.Stderr, `context.file`) {
 		t.Errorf("an observer's bad key must not stop the session, and must be named: %+v", out)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -40,7 +39,7 @@ func early(args []string, getenv func(string) string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	code, p, answered := hook.Early(ev.Name, harness, hooks.All(), lifecycleHandlers(), args)
+	code, p, answered := hook.Early(ev.Name, harness, hookSet(false), args)
 	if !answered {
 		pending = p
 		return 0, false
@@ -88,5 +87,5 @@ func earlyCall(args []string, getenv func(string) string) (hook.Event, string, b
 func resume(ctx context.Context, event string, harness *string) int {
 	p := pending
 	pending = nil
-	return hook.Resume(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args, p)
+	return hook.Resume(ctx, event, deref(harness), hookSet(true), os.Args, p)
 }

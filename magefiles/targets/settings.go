@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
@@ -34,9 +35,11 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	switch {
 	case ins[0].DryRun:
 	case buildinfo.HasMagefiles(root):
+		fmt.Fprintf(os.Stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
 		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
 			fail(hook.ExitFail, err)
 		}
+		fmt.Fprintf(os.Stderr, "magehook: built %s\n", bin.Abs())
 	default:
 		if _, err := os.Stat(bin.Abs()); err != nil {
 			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
@@ -45,6 +48,9 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	for _, in := range ins {
 		out, err := in.Install()
 		report(out, err, in.DryRun)
+	}
+	if !ins[0].DryRun {
+		defer fmt.Fprintln(os.Stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
 	}
 	if githook != nil && *githook && !ins[0].DryRun {
 		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
@@ -76,6 +82,7 @@ func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook 
 
 // installers resolves the options: one installer per harness named.
 func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
+	hs0 := checkedHandlers()
 	cfg, err := toolingrc.Discover(startDir())
 	if err != nil {
 		fail(hook.ExitConfig, err)
@@ -100,7 +107,7 @@ func installers(scope *string, dryrun *bool, harness *string) []settings.Install
 		if h.Name != "claude" && s != settings.Project {
 			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h.Name)))
 		}
-		out = append(out, settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
+		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}
 	return out
 }

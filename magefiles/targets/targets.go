@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
+	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -34,10 +35,33 @@ var Local []hook.Handler
 
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
+// checkedHandlers is handlers() after the whole set (builtin ones included)
+// is validated: install and list refuse a set that cannot work, naming the
+// handler (exit 3), as dispatch does.
+func checkedHandlers() []hook.Handler {
+	hs := handlers()
+	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	return hs
+}
+
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
 func answer(ctx context.Context, event string, harness *string) {
 	os.Exit(resume(ctx, event, harness))
+}
+
+// hookSet is what the hook binary answers with: the catalogue and the
+// repository's own handlers (local; the catalogue alone before package
+// main's init has run), the builtin ones, and the check for installed
+// entries.
+func hookSet(local bool) hook.Set {
+	hs := hooks.All()
+	if local {
+		hs = handlers()
+	}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
@@ -53,7 +77,7 @@ func (Hook) List() {
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, handlers(), enabled); err != nil {
+	if err := hook.List(os.Stdout, checkedHandlers(), enabled); err != nil {
 		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
 		os.Exit(hook.ExitFail)
 	}

@@ -45,6 +45,8 @@ type Line struct {
 	Detail string `json:"detail"`
 	// File is the file the check is about, when there is one.
 	File string `json:"file,omitempty"`
+	// cause groups problems one fix mends (the report folds them).
+	cause string
 }
 
 // Report is a doctor run.
@@ -108,7 +110,7 @@ func Run(ctx context.Context, opt Options) Report {
 	d.checkToolingrc()
 	d.checkTools()
 	if d.cfg == nil {
-		return d.r
+		return d.folded()
 	}
 	d.checkBinary(ctx)
 	if v, err := d.cfg.Get(toolingrc.KeyHookBinary); err == nil {
@@ -117,7 +119,7 @@ func Run(ctx context.Context, opt Options) Report {
 		}
 	}
 	d.checkSettings()
-	return d.r
+	return d.folded()
 }
 
 func (d *doctor) checkToolingrc() {
@@ -179,7 +181,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 	info, err := os.Stat(bin)
 	switch {
 	case err != nil:
-		d.add(Problem, "binary", bin, "%s does not exist; run go tool mage hook:build", bin)
+		d.addCause(bin+" does not exist", Problem, "binary", bin, "%s does not exist; run go tool mage hook:build", bin)
 		return
 	case info.IsDir() || info.Mode().Perm()&0o111 == 0:
 		d.add(Problem, "binary", bin, "%s is not an executable file", bin)
@@ -553,7 +555,7 @@ func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root str
 	}
 	path, problem := d.resolve(exe)
 	if problem != "" {
-		d.add(Problem, "command", file, "%s: %s: %s; the hook cannot run (a missing hook exits 127, which Claude Code does not treat as blocking, so a gate would be silently off)", where, cmd, problem)
+		d.addCause(problem, Problem, "command", file, "%s: %s: %s; the hook cannot run (a missing hook exits 127, which Claude Code does not treat as blocking, so a gate would be silently off)", where, cmd, problem)
 		return
 	}
 	if isInterpreter(filepath.Base(exe)) && len(words) > 1 && !strings.HasPrefix(words[1], "-") {

@@ -34,13 +34,13 @@ func LookupTarget(name string) (Event, bool) {
 
 // Early answers one event from a process's init, before package main has
 // registered the repository's own handlers: handlers are the catalogue
-// alone. When the checkout enables a name handlers lack, it stops before
+// alone (set.Handlers). When the checkout enables a name they lack, it stops before
 // any handler runs, writes nothing and returns answered false with the
 // payload it read, for Resume to answer once every handler is there. It
 // starts no goroutine and sets up no timer or signal. Like Main, it
 // returns the exit code.
-func Early(event, harness string, handlers, builtin []Handler, args []string) (code int, pending *Pending, answered bool) {
-	d, code, ok := prepare(event, harness, handlers, builtin, args)
+func Early(event, harness string, set Set, args []string) (code int, pending *Pending, answered bool) {
+	d, code, ok := prepare(event, harness, set, args)
 	if !ok {
 		return code, nil, true
 	}
@@ -58,8 +58,8 @@ func Early(event, harness string, handlers, builtin []Handler, args []string) (c
 
 // Resume is Main for a payload Early read and could not answer; a nil
 // pending reads stdin.
-func Resume(ctx context.Context, event, harness string, handlers, builtin []Handler, args []string, pending *Pending) int {
-	d, code, ok := prepare(event, harness, handlers, builtin, args)
+func Resume(ctx context.Context, event, harness string, set Set, args []string, pending *Pending) int {
+	d, code, ok := prepare(event, harness, set, args)
 	if !ok {
 		return code
 	}

@@ -147,3 +147,9 @@ func (e Event) accepts(field string) bool {
 
 // CanBlock reports whether a deny from a handler has any effect on the event.
 func (e Event) CanBlock() bool { return e.Block != BlockNone }
+
+// Gating reports the tool-gating events: those whose answer decides
+// whether a tool call runs (PreToolUse, PermissionRequest, and each
+// harness's equivalents, which map onto them). A gate that cannot decide
+// one of them blocks it.
+func (e Event) Gating() bool { return e.Name == "PreToolUse" || e.Name == "PermissionRequest" }

@@ -117,6 +117,21 @@ func (h Harness) NativeEvent(common string) (string, bool) {
 	return "", false
 }
 
+// sameEvent reports whether the event name a payload carries (as the
+// harness wrote it) names ev: its common name or one of the harness's
+// names for it, in any letter case (harnesses differ in casing).
+func (h Harness) sameEvent(sent string, ev Event) bool {
+	if strings.EqualFold(sent, ev.Name) {
+		return true
+	}
+	for native, common := range h.Events {
+		if common == ev.Name && strings.EqualFold(sent, native) {
+			return true
+		}
+	}
+	return false
+}
+
 // NativeTools maps Claude Code tool names to the harness's, for matchers:
 // every native name of each tool, sorted.
 func (h Harness) NativeTools(claude []string) []string {

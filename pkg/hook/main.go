@@ -6,22 +6,35 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/payload"
 )
 
 // CapEnv names the environment variable that sets the payload size limit
 // in bytes (default 64 MiB).
 const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 
+// Set is what a hook binary answers with: the handlers hook.enable picks
+// from, the builtin ones that run in every checkout, and how to tell a
+// checkout with installed entries (see Dispatcher).
+type Set struct {
+	Handlers  []Handler
+	Builtin   []Handler
+	Installed func(dir string) bool
+}
+
 // Main answers one event in the running process: it refuses arguments
 // after the target (exit 2), then dispatches the process's stdin to the
 // builtin and enabled handlers and returns the exit code. args is os.Args.
-func Main(ctx context.Context, event, harness string, handlers, builtin []Handler, args []string) int {
-	return Resume(ctx, event, harness, handlers, builtin, args, nil)
+// A bad MAGEHOOK_PAYLOAD_CAP is a configuration error, which closes the
+// gates like a bad .toolingrc.
+func Main(ctx context.Context, event, harness string, set Set, args []string) int {
+	return Resume(ctx, event, harness, set, args, nil)
 }
 
 // prepare checks the arguments and the environment and makes the
 // dispatcher for one event; false with the exit code when they are wrong.
-func prepare(event, harness string, handlers, builtin []Handler, args []string) (*Dispatcher, int, bool) {
+func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, bool) {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
@@ -36,14 +49,15 @@ func prepare(event, harness string, handlers, builtin []Handler, args []string) 
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
 		return nil, ExitBlock, false
 	}
-	d := &Dispatcher{Handlers: handlers, Builtin: builtin, Harness: h, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
-			fmt.Fprintf(os.Stderr, "magehook: %s=%q is not a positive number of bytes\n", CapEnv, v)
-			return nil, ExitConfig, false
+			d.SetupErr = fmt.Errorf("%s=%q is not a positive number of bytes; set a number such as %d, or unset it", CapEnv, v, payload.DefaultCap)
+		} else {
+			d.Cap = n
 		}
-		d.Cap = n
 	}
 	return d, 0, true
 }
