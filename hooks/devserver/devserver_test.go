@@ -151,7 +151,8 @@ func TestMisconfiguredOrUnconfigured(t *testing.T) {
 		t.Errorf("%+v", out)
 	}
 	root = hooktest.Checkout(t, "hook.enable devserver", server, "devserver.port http")
-	if out := session(t, root, "SessionStart", "s1"); !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stderr, "not a TCP port") {
-		t.Errorf("%+v", out)
+	out := hooktest.Run(t, hs, root, "SessionStart", "SessionStart/startup", nil)
+	if out.Code != 0 || !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stderr, "not a TCP port") || record(t, root) != nil {
+		t.Errorf("a bad port is named, the session still starts, and nothing runs: %+v", out)
 	}
 }
