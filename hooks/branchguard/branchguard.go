@@ -99,7 +99,7 @@ func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
 		return hook.Deny("branchguard cannot check this command: " + err.Error() + "."), nil
 	}

@@ -81,7 +81,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}

@@ -85,7 +85,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
 		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
 	}

@@ -61,6 +61,10 @@ type Handler struct {
 	Late bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
