@@ -107,7 +107,14 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, err
 	}
 	home := getenv(c.Getenv, "HOME")
-	a, err := gitcmd.Shared(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	opts := gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat}
+	if c.Budget != nil {
+		if err := c.Budget.CheckSize("the command", len(command)); err != nil {
+			return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
+		}
+		opts.Deadline = c.Budget.Deadline
+	}
+	a, err := gitcmd.Shared(command, opts)
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}

@@ -89,6 +89,10 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
 }
 
 // StateDir returns the absolute state directory (state.dir).
