@@ -8,6 +8,7 @@ import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/cmdguard"
+	"github.com/magehook/magehook/hooks/configguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/devserver"
@@ -30,6 +31,7 @@ func All() []hook.Handler {
 		sessionclock.Handler,
 		branchguard.Handler,
 		cmdguard.Handler,
+		configguard.Handler,
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,

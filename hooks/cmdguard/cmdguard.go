@@ -77,7 +77,6 @@ package cmdguard
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
@@ -107,13 +106,10 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, err
 	}
 	home := getenv(c.Getenv, "HOME")
-	opts := gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat}
-	if c.Budget != nil {
-		if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-			return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
-		}
-		opts.Deadline = c.Budget.Deadline
+	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
+		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}
+	opts := gitcmd.HookOptions(c.Payload.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
 	a, err := gitcmd.Shared(command, opts)
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil

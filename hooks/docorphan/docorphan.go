@@ -87,7 +87,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Shared(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
 	}

@@ -1,6 +1,12 @@
 package gitcmd
 
-import "sync"
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/magehook/magehook/pkg/regfile"
+)
 
 // shared is the last analysis Shared made: the gates of one hook run
 // (branchguard, cmdguard, docorphan) ask about the same command, and one
@@ -28,3 +34,14 @@ func Shared(command string, opts Options) (*Analysis, error) {
 	shared.command, shared.dir, shared.home, shared.analysis, shared.err, shared.set = command, opts.Dir, opts.Home, a, err, true
 	return a, err
 }
+
+// HookOptions are the options every gate of a hook run analyses a Bash
+// command with, so that Shared serves them all one analysis: the payload's
+// cwd, the hook's home and environment, scripts read only as regular files
+// (up to 1 MiB, so a FIFO never blocks a gate), os.Stat, and the
+// decision's deadline and size limit.
+func HookOptions(cwd, home string, getenv func(string) string, deadline time.Time, maxBytes int) Options {
+	return Options{Dir: cwd, Home: home, Getenv: getenv, ReadFile: readScript, Stat: os.Stat, Deadline: deadline, MaxBytes: maxBytes}
+}
+
+func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
