@@ -120,12 +120,26 @@ func sqlStatement(text string, words []string) bool {
 // downloadPipe: an interpreter reads its program from a standard input that
 // an earlier download in the same command feeds (curl ... | sh).
 func downloadPipe(v command, w *world) bool {
+	shell := false
 	switch strings.TrimRight(v.program, "0123456789.") {
-	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "node", "perl", "ruby", "php":
+	case "sh", "bash", "zsh", "dash", "ksh", "fish":
+		shell = true
+	case "python", "node", "perl", "ruby", "php", "source", "":
 	default:
 		return false
 	}
-	if !strings.Contains(v.c.Opaque, "standard input") {
+	if v.program == "." {
+		shell = true
+	}
+	fed := strings.Contains(v.c.Opaque, "standard input") || strings.Contains(v.c.Opaque, "process substitution")
+	if shell {
+		for _, o := range v.options {
+			if !strings.HasPrefix(o.Value, "--") && strings.Contains(o.Value[1:], "s") {
+				fed = true // sh -s: the script comes on stdin, what follows are its arguments
+			}
+		}
+	}
+	if !fed {
 		return false
 	}
 	for i := 0; i < v.idx && i < len(w.a.Commands); i++ {

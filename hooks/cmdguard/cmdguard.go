@@ -13,7 +13,7 @@
 // a here-document is data, never a command.
 //
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
-// home directory or the checkout; git reset --hard, git checkout -- . and
+// home directory or the checkout, and of .git; git reset --hard, git checkout -- . and
 // git restore . over uncommitted work; git clean -f; git stash clear;
 // forced pushes; chmod -R 777; a download piped into a shell; writes to
 // block devices; mkfs; DROP and TRUNCATE through database clients; deploys
@@ -44,8 +44,9 @@
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
 //	{sql:WORDS}   an argument holds an SQL statement starting with one of WORDS
-//	{download-pipe}  an interpreter reading its program from its stdin, fed
-//	              by a download earlier in the call (curl ... | sh)
+//	{download-pipe}  an interpreter reading its program from its stdin (or
+//	              sh -s, or a process substitution), fed by a download
+//	              earlier in the call (curl ... | sh, bash <(curl ...))
 //	{past-ceiling}   a deploy, release or promote command naming, in an
 //	              argument or its environment, an environment past deploy.ceiling
 //	{dirty}       git's repository has uncommitted changes to tracked files
