@@ -16,8 +16,10 @@
 //     at run time is denied: a gate that cannot decide fails closed.
 //  2. The new documents are the Markdown files (.md, .mdx, .markdown) the
 //     index holds as added (git diff --cached --diff-filter=A), and the
-//     untracked ones a git add earlier in the same command stages (git add
-//     -A, git add ., a directory, a file or a glob), less the
+//     untracked ones — already there, or written by the same command
+//     before the commit (echo ... > guide.md) — that a git add earlier in
+//     the same command stages (git add -A, git add ., a directory, a file
+//     or a glob), less the
 //     ones exempt: a README.md, CHANGELOG.md, CONTRIBUTING.md, LICENSE.md,
 //     SECURITY.md, CODE_OF_CONDUCT.md, CLAUDE.md, AGENTS.md or GEMINI.md
 //     anywhere, anything under .claude/, .github/ or .cursor/, and the
@@ -129,7 +131,8 @@ func run(c *hook.Call) (hook.Result, error) {
 			}
 			skip = append(Exempt(), v.Values...)
 		}
-		orphans, err := Orphans(repo, skip, Staged(a.Commands[:ci], repo))
+		adds := Staged(a.Commands[:ci], repo)
+		orphans, err := Orphans(repo, skip, adds, Created(a, ci, repo, adds))
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -208,6 +211,30 @@ func hasFlag(args []gitcmd.Word, flags ...string) bool {
 	return false
 }
 
+// Created returns the documents the commands before the commit at index
+// ci write (echo ... > guide.md) and a git add before it stages, as paths
+// from the root: at PreToolUse they do not exist yet.
+func Created(a *gitcmd.Analysis, ci int, repo gitrepo.Repo, adds []string) []string {
+	if len(adds) == 0 {
+		return nil
+	}
+	var out []string
+	for _, w := range a.Writes {
+		if w.Dynamic != "" || w.Glob || w.Tree || w.Repo || w.Command < 0 || w.Command >= ci {
+			continue
+		}
+		rel, err := filepath.Rel(repo.Root, w.Path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if IsDoc(rel) && stagedBy(adds, rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
 // stagedBy reports whether an untracked file is staged by one of specs.
 func stagedBy(specs []string, f string) bool {
 	for _, s := range specs {
@@ -231,7 +258,7 @@ func stagedBy(specs []string, f string) bool {
 // the checkout links to, as slash-separated paths from the root: the ones
 // the index holds as added, and the untracked ones the git add specs
 // (Staged) stage before it.
-func Orphans(repo gitrepo.Repo, skip, adds []string) ([]string, error) {
+func Orphans(repo gitrepo.Repo, skip, adds, created []string) ([]string, error) {
 	git := func(args ...string) (string, error) {
 		out, err := proc.Output(repo.Root, []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, "git", args...)
 		return string(out), err
@@ -254,6 +281,25 @@ func Orphans(repo gitrepo.Repo, skip, adds []string) ([]string, error) {
 		for _, f := range strings.Split(untracked, "\x00") {
 			if f != "" && IsDoc(f) && !glob.Any(skip, f) && stagedBy(adds, f) {
 				fresh = append(fresh, f)
+			}
+		}
+	}
+	if len(created) > 0 {
+		tracked, err := git("ls-files", "-z", "--cached")
+		if err != nil {
+			return nil, err
+		}
+		known := map[string]bool{}
+		for _, f := range strings.Split(tracked, "\x00") {
+			known[f] = true
+		}
+		for _, f := range fresh {
+			known[f] = true
+		}
+		for _, f := range created {
+			if !known[f] && !glob.Any(skip, f) {
+				fresh = append(fresh, f)
+				known[f] = true
 			}
 		}
 	}

@@ -146,3 +146,14 @@ func TestAGitAddInTheSameCommandCounts(t *testing.T) {
 		}
 	}
 }
+
+func TestADocumentWrittenByTheSameCommandCounts(t *testing.T) {
+	dir := repo(t)
+	out := pre(t, dir, "echo '# Guide' > guide.md && git add guide.md && git commit -qm 'docs: guide'")
+	if !strings.Contains(out.Stdout, "the commit adds guide.md, which no other document links to") {
+		t.Errorf("%+v", out)
+	}
+	if out := pre(t, dir, "echo '# Old' > docs/old.md && git add -A && git commit -qm x"); out.Stdout != "" {
+		t.Errorf("a tracked document is not new: %+v", out)
+	}
+}

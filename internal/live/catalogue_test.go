@@ -69,3 +69,36 @@ func TestClaudeContextfileAndStopreminder(t *testing.T) {
 		t.Errorf("Stop fired %d times, want 2 (reminded once, then let through)", len(stops))
 	}
 }
+
+// TestClaudeDocGates: a commit that adds a document nothing links to is
+// denied before it runs (docorphan, the git add in the same command
+// counted); a commit of tooling without docs gets docdrift's advisory.
+func TestClaudeDocGates(t *testing.T) {
+	cl := requireClient(t, "claude")
+	t.Parallel()
+	c := newConsumer(t, "hook.enable docorphan\nhook.enable docdrift\ndocdrift.watch *.sh\n")
+	c.installClaude(t)
+	before := c.head(t, c.Dir, "HEAD")
+	srv, err := modelserver.Start(modelserver.Script{Key: "write docs", Steps: []modelserver.Step{
+		{Calls: []modelserver.Call{modelserver.Bash("echo '# Guide' > guide.md && git add guide.md && git commit -qm 'docs: guide'")}},
+		{Calls: []modelserver.Call{modelserver.Bash("echo 'echo build' > build.sh && git add build.sh && git commit -qm 'build: script'")}},
+		{Text: "done"}}, Final: "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, c.Dir, "write docs")
+	if s.Err != nil {
+		t.Fatalf("claude: %v\n%s", s.Err, s.Stdout)
+	}
+	checkClaudeHooks(t, s)
+	if !srv.Reached("the commit adds guide.md, which no other document links to") {
+		t.Errorf("docorphan's reason did not reach the model\n%s", srv.Dump())
+	}
+	if !srv.Reached("changed build.sh (docdrift.watch) but no Markdown file") {
+		t.Errorf("docdrift's advisory did not reach the model\n%s", srv.Dump())
+	}
+	if after := c.head(t, c.Dir, "HEAD~1"); after != before {
+		t.Errorf("want exactly one new commit (the build script): HEAD~1 is %s, was %s", after, before)
+	}
+}
