@@ -13,11 +13,12 @@
 // a here-document is data, never a command.
 //
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
-// home directory or the checkout, and of .git; git reset --hard, git checkout -- . and
-// git restore . over uncommitted work; git clean -f; git stash clear;
-// forced pushes; chmod -R 777; a download piped into a shell; writes to
-// block devices; mkfs; DROP and TRUNCATE through database clients; deploys
-// past deploy.ceiling) plus the repository's own in .toolingrc:
+// home directory or the checkout, and of .git; git reset --hard, git
+// checkout -- . and git restore . over uncommitted work; git clean -f; git
+// stash clear; forced pushes; chmod -R 777; a download piped into a shell;
+// writes to block devices; mkfs; DROP and TRUNCATE through database
+// clients; deploys past deploy.ceiling) plus the repository's own in
+// .toolingrc:
 //
 //	cmdguard.rule <name> <pattern> : <reason>
 //	cmdguard.deny <name> <a command the rule must deny>
