@@ -157,6 +157,12 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	// The whole set, as install, list and dispatch check it: a repository's
+	// own handler named like a catalogue one is found even where it is
+	// not enabled.
+	if err := hook.ValidateSet(d.Handlers, nil); err != nil {
+		d.add(Problem, "handlers", "", "%v", err)
+	}
 	for _, name := range v.Values {
 		for _, h := range d.Handlers {
 			if h.Name == name {

@@ -51,11 +51,11 @@ type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
 	// Builtin handlers run on every checkout, ahead of the enabled ones,
-	// whatever hook.enable says: the lifecycle of sessions and worktrees,
-	// and the gates that guard the gates' own configuration. A builtin
-	// gatekeeper runs only where some enabled handler is a gatekeeper. On
-	// a session event the builtin observers also run when no configuration
-	// is found, with a nil Config.
+	// whatever hook.enable says: the lifecycle of sessions and worktrees.
+	// On a session event the builtin observers also run when no
+	// configuration is found, with a nil Config. (The gate that guards the
+	// gates' configuration is an Implied handler among Handlers: it runs
+	// wherever a gatekeeper is enabled.)
 	Builtin []Handler
 	// Installed reports whether a checkout directory holds magehook's
 	// installed entries (settings.Installed); it decides whether a
@@ -450,12 +450,16 @@ func checkouts(start string) []string {
 // configuration problem at UserPromptSubmit, and records that it now has,
 // in one small file in the checkout's default state directory.
 func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem string) bool {
+	// The checkout of the session's start; else the broken file's home.
 	dir := ""
 	var terr *toolingrc.Error
-	if errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
+	if len(starts) > 0 {
+		if repo, err := gitrepo.Find(starts[0]); err == nil {
+			dir = repo.Root
+		}
+	}
+	if dir == "" && errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
 		dir = filepath.Dir(terr.File)
-	} else if len(starts) > 0 {
-		dir = checkouts(starts[0])[0]
 	}
 	if dir == "" {
 		return true

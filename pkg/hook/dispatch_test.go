@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 )
@@ -506,5 +507,26 @@ func TestMemoryIsLinearInThePayload(t *testing.T) {
 		if per > 4 {
 			t.Errorf("%d MiB: %.2f bytes allocated per payload byte, want at most 4", mib, per)
 		}
+	}
+}
+
+// A linked worktree without a .toolingrc of its own runs the entries of
+// its main checkout: their presence makes the missing file an error.
+func TestALinkedWorktreeAsksItsMainCheckout(t *testing.T) {
+	main, _ := filepath.EvalSymlinks(gittest.Repo(t, map[string]string{"README.md": "x\n"}))
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	wt := filepath.Join(tmp, "wt")
+	gittest.Git(t, main, "worktree", "add", "-q", "-b", "topic", wt)
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": filepath.Join(wt)})
+	var asked []string
+	var stderr bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stderr: &stderr,
+		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return wt, nil },
+		Installed: func(dir string) bool { asked = append(asked, dir); return dir == main }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 2 {
+		t.Errorf("exit %d, stderr %q; want 2 (the main checkout's entries run)", code, stderr.String())
+	}
+	if len(asked) < 2 || asked[0] != wt || asked[1] != main {
+		t.Errorf("asked %q, want the worktree, then its main checkout", asked)
 	}
 }

@@ -134,6 +134,9 @@ func sessionStart(c *hook.Call) (hook.Result, error) {
 // made and that hold no work at risk have piled up: Claude Code leaves
 // their removal to WorktreeRemove, which keeps them.
 func reminder(c *hook.Call) string {
+	if c.Payload.Source == "compact" {
+		return "" // the session was reminded when it started
+	}
 	m, err := Manager(c.Config)
 	if err != nil {
 		return ""
