@@ -81,6 +81,7 @@ var claudeOffline = []struct {
 // context of the tool events reaches the model.
 func TestClaudeEveryEvent(t *testing.T) {
 	cl := requireClient(t, "claude")
+	t.Parallel()
 	c := newConsumer(t, catalogue+"hook.enable probe\n")
 	write(t, c.Dir, "magefiles/magefile.go", probeMagefile)
 	write(t, c.Dir, "CLAUDE.md", "# instructions\nBe brief.\n")
