@@ -15,8 +15,10 @@
 //     lines, and whose payload is only text) — the payload as the
 //     dispatcher read it, mapped onto Claude Code's shape for the other
 //     harnesses.
-//  2. Secret-looking values are redacted (pkg/redact), string by string,
-//     so the result stays valid JSON; strings longer than MaxString are cut.
+//  2. Secret-looking values are redacted (pkg/redact), string by string in
+//     one pass over the JSON (payload.MapStrings), so the result stays
+//     valid JSON with the members in the order sent; strings longer than
+//     MaxString are cut.
 //  3. It replaces <state.dir>/last/<session>/<Event>.json (a temporary file
 //     renamed over it, so a reader never sees half a payload). When a new
 //     session's directory is made, only the Keep most recent sessions are
@@ -41,6 +43,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -96,39 +99,19 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Result{}, replace(filepath.Join(dir, c.Event.Name+".json"), data)
 }
 
-// Redact returns the payload with every string redacted and cut, indented.
+// Redact returns the payload with every string redacted and cut, indented,
+// its members in the order the harness sent them.
 func Redact(raw []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	compact, err := payload.MapStrings(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) })
+	if err != nil {
 		return nil, err
 	}
-	v = walk(v)
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
 		return nil, err
 	}
+	b.WriteByte('\n')
 	return b.Bytes(), nil
-}
-
-func walk(v any) any {
-	switch x := v.(type) {
-	case string:
-		return redact.Cut(redact.String(x), MaxString)
-	case []any:
-		for i := range x {
-			x[i] = walk(x[i])
-		}
-	case map[string]any:
-		for k, e := range x {
-			x[k] = walk(e)
-		}
-	}
-	return v
 }
 
 // replace writes data to a temporary file beside path and renames it over

@@ -96,6 +96,13 @@ type Payload struct {
 
 	// Raw is the whole payload as read, unknown fields included.
 	Raw json.RawMessage `json:"-"`
+
+	// succeeded remembers Succeeded's answer for the tool_response it read:
+	// every PostToolUse handler asks, and the response may be megabytes.
+	succeeded struct {
+		resp []byte
+		ok   bool
+	}
 }
 
 // Errors Decode returns; each is a payload the hook cannot act on.

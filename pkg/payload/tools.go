@@ -171,13 +171,22 @@ func (p *Payload) Succeeded() bool {
 		if resp[0] != '{' {
 			return false
 		}
-		var v struct {
-			Interrupted json.RawMessage `json:"interrupted"`
+		if c := &p.succeeded; len(c.resp) == len(resp) && &c.resp[0] == &resp[0] {
+			return c.ok
 		}
-		if json.Unmarshal(resp, &v) != nil {
-			return false
-		}
-		return strings.TrimSpace(string(v.Interrupted)) != "true"
+		// The one member, as encoding/json would pick it for a struct
+		// field (the last whose name folds to it), in one pass over what
+		// may be megabytes of output.
+		var interrupted []byte
+		err := splitObject(resp, func(key, raw []byte) {
+			var k string
+			if decodeString(key, &k) == nil && strings.EqualFold(k, "interrupted") {
+				interrupted = raw
+			}
+		})
+		ok := err == nil && strings.TrimSpace(string(interrupted)) != "true"
+		p.succeeded.resp, p.succeeded.ok = resp, ok
+		return ok
 	}
 	var legacy struct {
 		ExitCode *json.Number `json:"exit_code"`
