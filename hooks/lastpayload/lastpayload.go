@@ -33,8 +33,6 @@
 package lastpayload
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -102,16 +100,11 @@ func run(c *hook.Call) (hook.Result, error) {
 // Redact returns the payload with every string redacted and cut, indented,
 // its members in the order the harness sent them.
 func Redact(raw []byte) ([]byte, error) {
-	compact, err := payload.MapStrings(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) })
+	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) }, "  ")
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		return nil, err
-	}
-	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return append(out, '\n'), nil
 }
 
 // replace writes data to a temporary file beside path and renames it over

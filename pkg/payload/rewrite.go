@@ -15,20 +15,39 @@ import (
 // redacted string by string without building a tree of interfaces, which
 // costs twenty times more on a large tool output.
 func MapStrings(data []byte, fn func(string) string) ([]byte, error) {
+	return MapStringsIndent(data, fn, "")
+}
+
+// MapStringsIndent is MapStrings with the output indented as json.Indent
+// with no prefix would indent it, in the same pass.
+func MapStringsIndent(data []byte, fn func(string) string, indent string) ([]byte, error) {
 	if err := validValue(data); err != nil {
 		return nil, err
 	}
-	m := mapper{data: data, fn: fn, out: make([]byte, 0, len(data)/2)}
+	m := mapper{data: data, fn: fn, indent: indent, out: make([]byte, 0, len(data)+len(data)/4)}
 	m.value()
 	return m.out, nil
 }
 
 // mapper walks JSON text that validValue accepted.
 type mapper struct {
-	data []byte
-	pos  int
-	out  []byte
-	fn   func(string) string
+	data   []byte
+	pos    int
+	out    []byte
+	fn     func(string) string
+	indent string
+	depth  int
+}
+
+// newline starts a line at the current depth, when indenting.
+func (m *mapper) newline() {
+	if m.indent == "" {
+		return
+	}
+	m.out = append(m.out, '\n')
+	for range m.depth {
+		m.out = append(m.out, m.indent...)
+	}
 }
 
 func (m *mapper) ws() {
@@ -52,9 +71,14 @@ func (m *mapper) value() {
 		}
 		m.out = append(m.out, open)
 		m.pos++
+		m.depth++
 		for first := true; ; first = false {
 			m.ws()
 			if m.data[m.pos] == end {
+				m.depth--
+				if !first {
+					m.newline()
+				}
 				m.out = append(m.out, end)
 				m.pos++
 				return
@@ -64,10 +88,14 @@ func (m *mapper) value() {
 				m.pos++ // the comma
 				m.ws()
 			}
+			m.newline()
 			if open == '{' {
 				m.out = append(m.out, m.token()...) // the key, as it is
 				m.ws()
 				m.out = append(m.out, ':')
+				if m.indent != "" {
+					m.out = append(m.out, ' ')
+				}
 				m.pos++
 			}
 			m.value()

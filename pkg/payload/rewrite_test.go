@@ -57,6 +57,11 @@ func FuzzMapStrings(f *testing.F) {
 		if got, want := decodeAny(t, same), decodeAny(t, data); !reflect.DeepEqual(got, want) {
 			t.Fatalf("identity: %#v, want %#v from %q", got, want, data)
 		}
+		var want bytes.Buffer
+		json.Indent(&want, same, "", "  ")
+		if got, _ := MapStringsIndent(data, func(s string) string { return s }, "  "); string(got) != want.String() {
+			t.Fatalf("indented %q:\n%s\njson.Indent:\n%s", data, got, want.String())
+		}
 		up, _ := MapStrings(data, strings.ToUpper)
 		if got, want := decodeAny(t, up), upper(decodeAny(t, data)); !reflect.DeepEqual(got, want) {
 			t.Fatalf("ToUpper: %#v, want %#v from %q", got, want, data)
