@@ -33,6 +33,8 @@
 package lastpayload
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -40,6 +42,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
@@ -86,7 +89,10 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	base := filepath.Join(state, dirName)
+	base, err := confined.Dir(state, dirName) // never through a link out
+	if err != nil {
+		return hook.Result{}, err
+	}
 	dir := filepath.Join(base, session)
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -97,14 +103,56 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Result{}, replace(filepath.Join(dir, c.Event.Name+".json"), data)
 }
 
-// Redact returns the payload with every string redacted and cut, indented,
-// its members in the order the harness sent them.
+// Redact returns the payload with every string redacted and cut, indented.
+// A payload with answers (AskUserQuestion) is decoded to find the user's
+// own words; every other is redacted string by string in one pass, its
+// members in the order the harness sent them.
 func Redact(raw []byte) ([]byte, error) {
+	if payload.HasKey(raw, "answers") {
+		return redactTree(raw)
+	}
 	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) }, "  ")
 	if err != nil {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+func redactTree(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if m, ok := v.(map[string]any); ok {
+		redact.Answers(m) // the user's own words in an AskUserQuestion
+	}
+	v = walk(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return redact.Cut(redact.String(x), MaxString)
+	case []any:
+		for i := range x {
+			x[i] = walk(x[i])
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = walk(e)
+		}
+	}
+	return v
 }
 
 // replace writes data to a temporary file beside path and renames it over

@@ -145,6 +145,7 @@ func TestEveryPackageHasADoc(t *testing.T) {
 var offHotPath = map[string]string{
 	"pkg/proc/proc_unix.go":              "child processes: stopguard's check on Stop, git in the lifecycle",
 	"pkg/worktree/create.go":             "WorktreeCreate and worktree:create, which keep Mage's SIGINT handling",
+	"pkg/worktree/remove.go":             "worktree:remove and worktree:prune, operator targets (WorktreeRemove removes nothing)",
 	"hooks/stopguard/stopguard.go":       "Stop and SubagentStop: the completion check's time limit",
 	"hooks/subagentgate/subagentgate.go": "SubagentStop: the checks' time budget",
 }

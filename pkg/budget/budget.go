@@ -21,7 +21,7 @@ import (
 // block it answers reaches the harness in time.
 const (
 	// DefaultDeadline is the time a gate decision may take from the start
-	// of the hook process.
+	// of the dispatch (a millisecond or so after the process starts).
 	DefaultDeadline = 10 * time.Second
 	// DefaultMaxInput is the largest command, in bytes, an analysis takes
 	// on (1 MiB). A longer one is not parsed: its syntax tree would cost
@@ -47,6 +47,23 @@ type Budget struct {
 // New returns a budget with the default limits, counted from start.
 func New(start time.Time, now func() time.Time) *Budget {
 	return &Budget{Deadline: start.Add(DefaultDeadline), Now: now, MaxInput: DefaultMaxInput}
+}
+
+// Until returns the deadline, zero for none (a nil budget included): for
+// an analysis that takes its deadline as a plain time (gitcmd.Options).
+func (b *Budget) Until() time.Time {
+	if b == nil {
+		return time.Time{}
+	}
+	return b.Deadline
+}
+
+// Limit returns MaxInput, 0 for none (a nil budget included).
+func (b *Budget) Limit() int {
+	if b == nil {
+		return 0
+	}
+	return b.MaxInput
 }
 
 // Check returns an error wrapping ErrExceeded once the deadline has passed.

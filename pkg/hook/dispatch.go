@@ -13,9 +13,11 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -49,11 +51,11 @@ type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
 	// Builtin handlers run on every checkout, ahead of the enabled ones,
-	// whatever hook.enable says: the lifecycle of sessions and worktrees,
-	// and the gates that guard the gates' own configuration. A builtin
-	// gatekeeper runs only where some enabled handler is a gatekeeper. On
-	// a session event the builtin observers also run when no configuration
-	// is found, with a nil Config.
+	// whatever hook.enable says: the lifecycle of sessions and worktrees.
+	// On a session event the builtin observers also run when no
+	// configuration is found, with a nil Config. (The gate that guards the
+	// gates' configuration is an Implied handler among Handlers: it runs
+	// wherever a gatekeeper is enabled.)
 	Builtin []Handler
 	// Installed reports whether a checkout directory holds magehook's
 	// installed entries (settings.Installed); it decides whether a
@@ -100,8 +102,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	}
 
 	p, sent, perr := d.decode(ev)
-	if perr == nil && ev.Lifecycle && p.AgentID != "" {
-		return ExitOK // a sub-agent's session and worktree events change nothing
+	if perr == nil && ev.Lifecycle && ev.Output != OutputPath && p.AgentID != "" {
+		// A sub-agent's session events and WorktreeRemove change nothing
+		// (HOOK-EVENTS-4). WorktreeCreate is never skipped: exit 0 with
+		// no path fails the creation, and Claude Code 2.1.328 sends an
+		// isolated sub-agent's WorktreeCreate (name "agent-<id>") for
+		// the worktree it needs.
+		return ExitOK
 	}
 	if perr == nil && sent != "" && !d.Harness.sameEvent(sent, ev) {
 		// The target is what the settings entry asked for; a payload that
@@ -130,17 +137,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	if cerr != nil {
 		return d.configProblem(ctx, ev, p, starts, cerr)
 	}
-	gated := false
-	for _, h := range enabled {
-		gated = gated || h.Policy == Gatekeeper
-	}
-	all := make([]Handler, 0, len(d.Builtin)+len(enabled))
-	for _, h := range d.Builtin {
-		if h.Policy != Gatekeeper || gated {
-			all = append(all, h)
-		}
-	}
-	enabled = append(all, enabled...)
+	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
 
 	value := matchValue(ev, p)
 	var results []Result
@@ -217,11 +214,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 
 // budget is a tool-gating decision's budget, counted from now. The
 // deadline can be shortened (never lengthened) with MAGEHOOK_GATE_DEADLINE,
-// a Go duration, to test what a late gate does.
+// a Go duration (a negative one is already past), to test what a late
+// gate does.
 func (d *Dispatcher) budget() *budget.Budget {
 	b := budget.New(d.Now(), d.Now)
 	if v := d.Getenv(DeadlineEnv); v != "" {
-		if t, err := time.ParseDuration(v); err == nil && t >= 0 && t < budget.DefaultDeadline {
+		if t, err := time.ParseDuration(v); err == nil && t < budget.DefaultDeadline {
 			b.Deadline = b.Deadline.Add(t - budget.DefaultDeadline)
 		}
 	}
@@ -395,7 +393,10 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
 			}
-			return cfg, starts, cfg.Validate()
+			if err := cfg.Validate(); err != nil {
+				return cfg, starts, err
+			}
+			return cfg, starts, cfg.GateTypo()
 		}
 		if !errors.Is(err, toolingrc.ErrNotFound) {
 			return nil, starts, err
@@ -449,17 +450,25 @@ func checkouts(start string) []string {
 // configuration problem at UserPromptSubmit, and records that it now has,
 // in one small file in the checkout's default state directory.
 func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem string) bool {
+	// The checkout of the session's start; else the broken file's home.
 	dir := ""
 	var terr *toolingrc.Error
-	if errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
+	if len(starts) > 0 {
+		if repo, err := gitrepo.Find(starts[0]); err == nil {
+			dir = repo.Root
+		}
+	}
+	if dir == "" && errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
 		dir = filepath.Dir(terr.File)
-	} else if len(starts) > 0 {
-		dir = checkouts(starts[0])[0]
 	}
 	if dir == "" {
 		return true
 	}
-	marker := filepath.Join(dir, ".magehook", "config-warning")
+	state, err := confined.Dir(dir, ".magehook") // never through a link out
+	if err != nil {
+		return true
+	}
+	marker := filepath.Join(state, "config-warning")
 	want := session + "\n" + problem + "\n"
 	if old, err := regfile.ReadFile(marker, 64<<10); err == nil && string(old) == want {
 		return false
@@ -473,25 +482,48 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 // enabled resolves hook.enable to handlers; an unknown name is an error,
 // since a typo there would silently turn a gate off.
 func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
+	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
+		return nil, err
+	}
+	out, err := Enabled(cfg, d.Handlers)
+	if d.early && errors.Is(err, ErrUnknownHandler) {
+		return nil, errStepAside
+	}
+	return out, err
+}
+
+// ErrUnknownHandler is wrapped by the error for a hook.enable name no
+// handler has.
+var ErrUnknownHandler = errors.New("no handler has this name")
+
+// Enabled resolves a checkout's hook.enable names to handlers, in their
+// order, and adds the implied handlers (Handler.Implied) when
+// one of them is a gatekeeper. An unknown name is an error naming the
+// file and line (wrapping ErrUnknownHandler): a typo there would silently
+// turn a gate off. Install, the doctor and dispatch all resolve with it.
+func Enabled(cfg *toolingrc.Config, handlers []Handler) ([]Handler, error) {
 	v, err := cfg.Get(toolingrc.KeyHookEnable)
 	if err != nil {
 		return nil, err
 	}
-	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
-		return nil, err
-	}
 	var out []Handler
+	gated := false
 	for i, name := range v.Values {
-		h, ok := find(d.Handlers, name)
-		if !ok && d.early {
-			return nil, errStepAside
-		}
+		h, ok := find(handlers, name)
 		if !ok {
 			o := v.Origins[i]
-			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable,
+			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
 				Msg: fmt.Sprintf("no handler is named %q in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new", name)}
 		}
 		out = append(out, h)
+		gated = gated || h.Policy == Gatekeeper
+	}
+	if gated {
+		for _, h := range handlers {
+			if _, named := find(out, h.Name); h.Implied && !named {
+				out = append(out, h)
+			}
+		}
 	}
 	return out, nil
 }
@@ -570,7 +602,7 @@ func (d *Dispatcher) write(a Answer) int {
 // (rotated at 1 MB). It is best effort: a hook must not fail because its
 // log cannot be written.
 func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
-	v, err := cfg.Get(toolingrc.KeyStateDir)
+	state, err := StateDir(cfg)
 	if err != nil {
 		return
 	}
@@ -581,14 +613,14 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: failure.Error()}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}
 	if p != nil {
 		rec.Session = p.SessionID
 	}
-	jsonlog.Log{Path: filepath.Join(v.Abs(), "health.jsonl"), MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
 }
 
 func oneLine(s string) string {

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 )
@@ -455,4 +457,76 @@ func FuzzDispatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTheHealthLogRedactsErrors: a failure's text can quote the command
+// that failed, secrets included; the health log keeps the failure, not
+// the secret.
+func TestTheHealthLogRedactsErrors(t *testing.T) {
+	leaky := hook.Handler{Name: "leaky", Purpose: "p", Events: []string{"PreToolUse"}, Policy: hook.Gatekeeper,
+		Run: func(*hook.Call) (hook.Result, error) {
+			return hook.Result{}, errors.New("mysql -uroot -pHunter2xyz failed: access denied")
+		}}
+	root := hooktest.Checkout(t, "hook.enable leaky")
+	hooktest.Run(t, []hook.Handler{leaky}, root, "PreToolUse", "PreToolUse/bash", nil)
+	data, err := os.ReadFile(filepath.Join(root, ".magehook", "health.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "Hunter2xyz") || !strings.Contains(string(data), "access denied") {
+		t.Errorf("health log:\n%s", data)
+	}
+}
+
+// A command over the gate's size budget is refused without being analysed,
+// and what the dispatch allocates stays linear in the payload: at most
+// four bytes per payload byte (the chunked read and its join; measured
+// 3.0 at 4 MiB, 2.3 at 16 MiB). (docs/reliability.md states the bound
+// for the compiled binary, measured with a 60 MiB command.)
+func TestMemoryIsLinearInThePayload(t *testing.T) {
+	analysed := false
+	gate := handler("analyser", hook.Gatekeeper, []string{"PreToolUse"}, "Bash",
+		func(c *hook.Call) (hook.Result, error) { analysed = true; return hook.Result{}, nil })
+	root := hooktest.Checkout(t, enable("analyser")...)
+	for _, mib := range []int{4, 16} {
+		cmd := strings.Repeat("x", mib<<20)
+		stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": cmd}})
+		var stderr bytes.Buffer
+		d := &hook.Dispatcher{Handlers: []hook.Handler{gate}, Stdin: bytes.NewReader(stdin), Stderr: &stderr,
+			Getenv: func(string) string { return "" }}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		code := d.Dispatch(t.Context(), "PreToolUse")
+		runtime.ReadMemStats(&after)
+		if code != 2 || analysed || !strings.Contains(stderr.String(), "over the gate's budget: the command is") {
+			t.Fatalf("%d MiB: exit %d, analysed %v, stderr %q", mib, code, analysed, stderr.String())
+		}
+		per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(stdin))
+		t.Logf("%d MiB: %.2f bytes allocated per payload byte", mib, per)
+		if per > 4 {
+			t.Errorf("%d MiB: %.2f bytes allocated per payload byte, want at most 4", mib, per)
+		}
+	}
+}
+
+// A linked worktree without a .toolingrc of its own runs the entries of
+// its main checkout: their presence makes the missing file an error.
+func TestALinkedWorktreeAsksItsMainCheckout(t *testing.T) {
+	main, _ := filepath.EvalSymlinks(gittest.Repo(t, map[string]string{"README.md": "x\n"}))
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	wt := filepath.Join(tmp, "wt")
+	gittest.Git(t, main, "worktree", "add", "-q", "-b", "topic", wt)
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": filepath.Join(wt)})
+	var asked []string
+	var stderr bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stderr: &stderr,
+		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return wt, nil },
+		Installed: func(dir string) bool { asked = append(asked, dir); return dir == main }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 2 {
+		t.Errorf("exit %d, stderr %q; want 2 (the main checkout's entries run)", code, stderr.String())
+	}
+	if len(asked) < 2 || asked[0] != wt || asked[1] != main {
+		t.Errorf("asked %q, want the worktree, then its main checkout", asked)
+	}
 }

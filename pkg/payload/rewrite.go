@@ -127,6 +127,32 @@ func (m *mapper) token() []byte {
 	return m.data[start:m.pos]
 }
 
+// HasKey reports whether a member of any object in data, one JSON value,
+// is named name (escapes decoded), in one pass.
+func HasKey(data []byte, name string) bool {
+	if validValue(data) != nil {
+		return false
+	}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		s := scanner{data: data, pos: i}
+		s.str()
+		j := s.pos
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
+			j++
+		}
+		if j < len(data) && data[j] == ':' {
+			if k, err := unquote(data[i:s.pos]); err == nil && k == name {
+				return true
+			}
+		}
+		i = s.pos - 1
+	}
+	return false
+}
+
 var errNotString = errors.New("not a JSON string")
 
 // unquote decodes a JSON string token as encoding/json does: invalid

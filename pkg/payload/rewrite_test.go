@@ -112,3 +112,22 @@ func FuzzSucceededAsEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestHasKey(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		want bool
+	}{
+		{`{"tool_input":{"answers":{"q":"a"}}}`, true},
+		{`{"tool_input":{"\u0061nswers":{}}}`, true},
+		{`[{"x":[{"answers" : 1}]}]`, true},
+		{`{"tool_input":{"command":"answers"}}`, false},
+		{`{"a":"\"answers\":"}`, false},
+		{`["answers"]`, false},
+		{`{"answers"`, false},
+	} {
+		if got := HasKey([]byte(c.data), "answers"); got != c.want {
+			t.Errorf("HasKey(%s) = %v, want %v", c.data, got, c.want)
+		}
+	}
+}

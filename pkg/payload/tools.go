@@ -118,7 +118,8 @@ func SameTool(a, b string) bool {
 func isAgent(name string) bool { return name == "Agent" || name == "Task" }
 
 // EditedPath returns the file a file-writing tool (Edit, MultiEdit, Write,
-// NotebookEdit) is about to change, and false for every other tool.
+// NotebookEdit) is about to change (file_path, notebook_path, or path as
+// Copilot's tools name it), and false for every other tool.
 func (p *Payload) EditedPath() (string, bool) {
 	var field string
 	switch p.ToolName {
@@ -130,7 +131,40 @@ func (p *Payload) EditedPath() (string, bool) {
 		return "", false
 	}
 	path, ok := p.InputString(field)
+	if !ok || path == "" {
+		// Copilot's create and edit tools (mapped onto Write and Edit)
+		// name the file "path".
+		path, ok = p.InputString("path")
+	}
 	return path, ok && path != ""
+}
+
+// EditedPaths returns every file a tool call is about to change, as
+// written (relative paths are relative to the payload's cwd): the file of
+// Edit, MultiEdit, Write and NotebookEdit; every file of an apply_patch
+// patch (Codex's and Copilot's apply_patch, which the harness mapping
+// turns into an Edit holding the patch in tool_input.command, or the tool
+// under its own name); and every file of a patch a shell command runs
+// (Bash or PowerShell: apply_patch <<'EOF'). The files a shell command
+// changes otherwise are the shell analysis's to find.
+func (p *Payload) EditedPaths() []string {
+	var out []string
+	if path, ok := p.EditedPath(); ok {
+		out = append(out, path)
+	}
+	switch p.ToolName {
+	case "Edit", "apply_patch", "Bash", "PowerShell":
+		for _, field := range []string{"command", "patch", "input", "patchText"} {
+			if text, ok := p.InputString(field); ok && HasPatch(text) {
+				for _, f := range PatchFiles(text) {
+					if !contains(out, f) {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // InputString returns a string field of tool_input. It is the cheap way to

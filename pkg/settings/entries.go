@@ -12,11 +12,11 @@
 //     runs a binary inside the checkout with a hook: target); every other
 //     key and every foreign hook stays, with numbers and text exactly as
 //     read.
-//   - Writes are atomic (github.com/google/renameio/v2, in the file's own
-//     directory), follow a symbolic link to its target, keep the file's
-//     mode, keep a timestamped backup of the bytes they replace, and start
-//     over when the file changed on disk while they worked. A write that
-//     would change nothing does not touch the file.
+//   - Writes are a compare-and-swap (see Rewrite.Run): never over bytes
+//     magehook did not read, atomic, in the file's own directory; they
+//     follow a symbolic link to its target, keep the file's mode, owner,
+//     group and line endings, and back up the bytes they replace. A write
+//     that would change nothing does not touch the file.
 package settings
 
 import (
@@ -151,27 +151,10 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 	return out, nil
 }
 
+// enabledHandlers resolves hook.enable as the dispatcher does (implied
+// handlers included), so the entries cover every handler that runs.
 func enabledHandlers(cfg *toolingrc.Config, handlers []hook.Handler) ([]hook.Handler, error) {
-	v, err := cfg.Get(toolingrc.KeyHookEnable)
-	if err != nil {
-		return nil, err
-	}
-	var out []hook.Handler
-	for _, name := range v.Values {
-		found := false
-		for _, h := range handlers {
-			if h.Name == name {
-				out = append(out, h)
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, &toolingrc.Error{File: v.File, Line: v.Line, Key: toolingrc.KeyHookEnable,
-				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
-		}
-	}
-	return out, nil
+	return hook.Enabled(cfg, handlers)
 }
 
 // coverMatchers returns one settings matcher that matches whatever any of
