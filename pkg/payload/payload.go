@@ -103,6 +103,12 @@ type Payload struct {
 		resp []byte
 		ok   bool
 	}
+	// input is tool_input split into its members, for InputString.
+	input struct {
+		of      []byte
+		split   bool
+		members []rawMember
+	}
 }
 
 // Errors Decode returns; each is a payload the hook cannot act on.

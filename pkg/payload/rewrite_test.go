@@ -131,3 +131,21 @@ func TestHasKey(t *testing.T) {
 		}
 	}
 }
+
+func TestInputStringFollowsToolInput(t *testing.T) {
+	p := &Payload{ToolInput: []byte(`{"command":"ls","command":"pwd","n":1}`)}
+	if got, ok := p.InputString("command"); got != "pwd" || !ok {
+		t.Errorf("the last command member: %q %v", got, ok)
+	}
+	if _, ok := p.InputString("n"); ok {
+		t.Error("a number is no string")
+	}
+	p.ToolInput = []byte(`{"command":"git status"}`)
+	if got, _ := p.InputString("command"); got != "git status" {
+		t.Errorf("after tool_input changed: %q", got)
+	}
+	p.ToolInput = nil
+	if _, ok := p.InputString("command"); ok {
+		t.Error("no tool_input, no command")
+	}
+}

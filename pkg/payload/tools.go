@@ -171,7 +171,7 @@ func (p *Payload) EditedPaths() []string {
 // read one field: decoding into a struct makes encoding/json build a
 // reflection cache that costs more than a whole hook run's other work.
 func (p *Payload) InputString(field string) (string, bool) {
-	raw := member(p.ToolInput, field)
+	raw := p.inputMember(field)
 	if raw == nil {
 		return "", false
 	}
@@ -230,4 +230,33 @@ func (p *Payload) Succeeded() bool {
 	}
 	code, err := legacy.ExitCode.Int64()
 	return err == nil && code == 0
+}
+
+// inputMember is member(p.ToolInput, field), with tool_input split once
+// for the tool_input it was split from: the gates ask for a field or two
+// each, a dozen times a call.
+func (p *Payload) inputMember(field string) []byte {
+	c := &p.input
+	if !c.split || len(c.of) != len(p.ToolInput) || len(c.of) > 0 && &c.of[0] != &p.ToolInput[0] {
+		c.members = c.members[:0]
+		splitObject(p.ToolInput, func(key, raw []byte) {
+			var k string
+			if decodeString(key, &k) == nil {
+				c.members = append(c.members, rawMember{k, raw})
+			}
+		})
+		c.of, c.split = p.ToolInput, true
+	}
+	var found []byte
+	for _, m := range c.members {
+		if m.key == field {
+			found = m.raw // the last of that name, as encoding/json
+		}
+	}
+	return found
+}
+
+type rawMember struct {
+	key string
+	raw []byte
 }
