@@ -59,6 +59,9 @@ func Fuzz() error {
 	targets := []struct{ pkg, name string }{
 		{"./pkg/payload", "FuzzScan"},
 		{"./pkg/payload", "FuzzParse"},
+		{"./pkg/payload", "FuzzMapStrings"},
+		{"./pkg/payload", "FuzzUnquote"},
+		{"./pkg/payload", "FuzzSucceededAsEncodingJSON"},
 		{"./pkg/hook", "FuzzDispatch"},
 		{"./pkg/settings", "FuzzInstall"},
 		{"./pkg/jsontree", "FuzzRoundTrip"},
