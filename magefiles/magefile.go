@@ -59,6 +59,7 @@ func Fuzz() error {
 		{"./pkg/payload", "FuzzParse"},
 		{"./pkg/hook", "FuzzDispatch"},
 		{"./pkg/settings", "FuzzInstall"},
+		{"./pkg/jsontree", "FuzzRoundTrip"},
 		{"./pkg/toolingrc", "FuzzParse"},
 		{"./pkg/gitcmd", "FuzzAnalyze"},
 		{"./pkg/redact", "FuzzString"},

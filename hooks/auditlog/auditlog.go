@@ -16,8 +16,10 @@
 //     whether it succeeded, by the PostToolUse success test (a tool_response
 //     object not interrupted; anything else is a failure).
 //  3. The target is the command (Bash), the file (Edit, Write, Read, ...),
-//     the pattern, URL or description; secret-looking values are redacted
-//     and long bodies cut to 1,000 bytes.
+//     the pattern, URL or description, an AskUserQuestion's headers (never
+//     the answers), another tool's path; never the whole input, which can
+//     hold file contents. Secret-looking values are redacted and long
+//     bodies cut to 1,000 bytes.
 //  4. Lines go to <state.dir>/audit/<session>.jsonl with one O_APPEND write
 //     each, under a lock that makes rotation safe: parallel hooks neither
 //     interleave nor lose lines. The file rotates at 5 MB, three kept.
@@ -31,7 +33,10 @@
 package auditlog
 
 import (
+	"bytes"
+	"encoding/json"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -97,13 +102,29 @@ func run(c *hook.Call) (hook.Result, error) {
 	if toolingrc.IsToken(p.SessionID) {
 		session = p.SessionID
 	}
-	log := jsonlog.Log{Path: filepath.Join(state, "audit", session+".jsonl"), MaxBytes: 5 << 20, Keep: 3}
+	log := jsonlog.Log{Path: filepath.Join(state, "audit", session+".jsonl"), Root: state, MaxBytes: 5 << 20, Keep: 3}
 	return hook.Result{}, log.Append(rec)
 }
 
 // Target is what a tool call acts on: the command, the file, the pattern,
-// the URL, or, for other tools, the input itself.
+// the URL or the description. An AskUserQuestion's target is its
+// questions' headers (the answers are the user's words, and stay out of
+// this log); any other tool's is the path its input names, if any. The
+// input itself is never the target: it can hold whole file contents. An
+// input given as a JSON string (Copilot's toolArgs) is read as the object
+// it holds.
 func Target(p *payload.Payload) string {
+	if in := bytes.TrimSpace(p.ToolInput); len(in) > 0 && in[0] == '"' {
+		var inner string
+		if json.Unmarshal(in, &inner) == nil {
+			q := *p
+			q.ToolInput = json.RawMessage(inner)
+			p = &q
+		}
+	}
+	if p.ToolName == "AskUserQuestion" {
+		return headers(p.ToolInput)
+	}
 	// One field at a time: decoding tool_input into a struct makes
 	// encoding/json build a reflection cache, on every tool call.
 	for _, f := range []string{"command", "file_path", "notebook_path", "url", "query"} {
@@ -120,5 +141,33 @@ func Target(p *payload.Payload) string {
 	if d, _ := p.InputString("description"); d != "" {
 		return d
 	}
-	return string(p.ToolInput)
+	// Other tools (MCP servers, other harnesses' names): a path-like
+	// member, else nothing.
+	for _, f := range []string{"path", "filePath", "filepath", "file", "filename", "target", "uri", "cmd", "directory", "dir"} {
+		if s, _ := p.InputString(f); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// headers lists an AskUserQuestion's question headers (the question where
+// there is none).
+func headers(input json.RawMessage) string {
+	var in struct {
+		Questions []struct {
+			Header   string `json:"header"`
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	json.Unmarshal(input, &in)
+	var hs []string
+	for _, q := range in.Questions {
+		h := q.Header
+		if h == "" {
+			h = q.Question
+		}
+		hs = append(hs, h)
+	}
+	return strings.Join(hs, "; ")
 }

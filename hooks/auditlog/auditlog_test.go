@@ -11,6 +11,7 @@ import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/payload"
 )
 
 var denier = hook.Handler{Name: "denier", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "Bash", Policy: hook.Gatekeeper,
@@ -95,5 +96,45 @@ func TestAuditLog(t *testing.T) {
 	}
 	if n := len(recs[6].Target); n > auditlog.MaxTarget+40 || !strings.Contains(recs[6].Target, "bytes cut") {
 		t.Errorf("a long command is cut: %d bytes", n)
+	}
+}
+
+func TestTargetKeepsOnlyWhatTheLogNeeds(t *testing.T) {
+	tests := []struct {
+		name, tool, input, want string
+	}{
+		{"a Copilot command in toolArgs", "bash", `"{\"command\":\"git push origin main\",\"description\":\"Push\"}"`, "git push origin main"},
+		{"a Copilot file creation", "create", `"{\"path\":\"src/a.go\",\"file_text\":\"package a // secret body\"}"`, "src/a.go"},
+		{"an MCP tool with a file", "mcp__fs__write", `{"filePath":"/w/x.txt","content":"body"}`, "/w/x.txt"},
+		{"an unknown tool with no path", "mcp__db__query", `{"sql":"SELECT 1","content":"body"}`, ""},
+		{"AskUserQuestion keeps headers, not answers", "AskUserQuestion",
+			`{"questions":[{"header":"Deploy","question":"Where?","options":[{"label":"prod"}]}],"answers":{"Where?":"my password is hunter2"}}`, "Deploy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &payload.Payload{ToolName: tt.tool, ToolInput: json.RawMessage(tt.input)}
+			if got := auditlog.Target(p); got != tt.want {
+				t.Errorf("Target = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCopilotRecordsKeepOnlyTheTarget runs Copilot's own payloads through
+// the harness mapping: the record's target is the command or the path,
+// never the whole input (a file creation's input holds the file).
+func TestCopilotRecordsKeepOnlyTheTarget(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable auditlog")
+	for _, over := range []map[string]any{
+		{},
+		{"toolName": "create", "toolArgs": `{"path":"src/a.go","file_text":"package a // the whole file"}`},
+	} {
+		over["cwd"], over["sessionId"] = root, "abc123"
+		stdin := hooktest.HarnessFixture(t, "copilot/preToolUse-camel", over)
+		hooktest.RunHarness(t, []hook.Handler{auditlog.Handler}, "copilot", "PreToolUse", stdin)
+	}
+	recs := records(t, root)
+	if len(recs) != 2 || recs[0].Target != "git push origin main" || recs[1].Target != "src/a.go" {
+		t.Fatalf("records %+v", recs)
 	}
 }

@@ -112,6 +112,6 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	log := jsonlog.Log{Path: filepath.Join(state, "decisions.jsonl"), MaxBytes: 5 << 20, Keep: 10}
+	log := jsonlog.Log{Path: filepath.Join(state, "decisions.jsonl"), Root: state, MaxBytes: 5 << 20, Keep: 10}
 	return hook.Result{}, log.Append(rec)
 }

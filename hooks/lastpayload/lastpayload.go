@@ -40,6 +40,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -85,7 +86,10 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	base := filepath.Join(state, dirName)
+	base, err := confined.Dir(state, dirName) // never through a link out
+	if err != nil {
+		return hook.Result{}, err
+	}
 	dir := filepath.Join(base, session)
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -103,6 +107,9 @@ func Redact(raw []byte) ([]byte, error) {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	if m, ok := v.(map[string]any); ok {
+		redact.Answers(m) // the user's own words in an AskUserQuestion
 	}
 	v = walk(v)
 	var b bytes.Buffer

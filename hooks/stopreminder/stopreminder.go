@@ -36,6 +36,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -74,10 +75,13 @@ func run(c *hook.Call) (hook.Result, error) {
 		if _, err := os.Lstat(worked); err == nil {
 			return hook.Result{}, nil
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// No write through a link the repository committed.
+		root, err := confined.Open(state)
+		if err != nil {
 			return hook.Result{}, err
 		}
-		f, err := os.OpenFile(worked, os.O_WRONLY|os.O_CREATE, 0o600)
+		defer root.Close()
+		f, err := root.OpenFile(filepath.Join("stopreminder", session+".worked"), os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -89,7 +93,12 @@ func run(c *hook.Call) (hook.Result, error) {
 	if _, err := os.Lstat(worked); err != nil {
 		return hook.Result{}, nil
 	}
-	f, err := os.OpenFile(filepath.Join(dir, session+".reminded"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	root, err := confined.Open(state)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.Join("stopreminder", session+".reminded"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return hook.Result{}, nil
 	}

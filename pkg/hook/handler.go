@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -92,13 +93,26 @@ type Call struct {
 	FailedGates []string
 }
 
-// StateDir returns the absolute state directory (state.dir).
+// StateDir returns the absolute state directory (state.dir) with its
+// symbolic links resolved, and an error when they lead out of the
+// directory of the .toolingrc that sets it (a repository must not point
+// magehook's logs elsewhere). Write below it with package confined or
+// jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
-	v, err := c.Config.Get(toolingrc.KeyStateDir)
+	return StateDir(c.Config)
+}
+
+// StateDir is Call.StateDir for a configuration.
+func StateDir(cfg *toolingrc.Config) (string, error) {
+	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
 		return "", err
 	}
-	return v.Abs(), nil
+	dir, err := confined.Dir(v.Home, v.Abs())
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	}
+	return dir, nil
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher

@@ -118,7 +118,8 @@ func SameTool(a, b string) bool {
 func isAgent(name string) bool { return name == "Agent" || name == "Task" }
 
 // EditedPath returns the file a file-writing tool (Edit, MultiEdit, Write,
-// NotebookEdit) is about to change, and false for every other tool.
+// NotebookEdit) is about to change (file_path, notebook_path, or path as
+// Copilot's tools name it), and false for every other tool.
 func (p *Payload) EditedPath() (string, bool) {
 	var field string
 	switch p.ToolName {
@@ -130,6 +131,11 @@ func (p *Payload) EditedPath() (string, bool) {
 		return "", false
 	}
 	path, ok := p.InputString(field)
+	if !ok || path == "" {
+		// Copilot's create and edit tools (mapped onto Write and Edit)
+		// name the file "path".
+		path, ok = p.InputString("path")
+	}
 	return path, ok && path != ""
 }
 
@@ -148,7 +154,7 @@ func (p *Payload) EditedPaths() []string {
 	}
 	switch p.ToolName {
 	case "Edit", "apply_patch", "Bash", "PowerShell":
-		for _, field := range []string{"command", "patch", "input"} {
+		for _, field := range []string{"command", "patch", "input", "patchText"} {
 			if text, ok := p.InputString(field); ok && HasPatch(text) {
 				for _, f := range PatchFiles(text) {
 					if !contains(out, f) {

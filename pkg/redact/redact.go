@@ -47,18 +47,58 @@ var rules = sync.OnceValue(func() []rule {
 		{any: []string{"npm_"}, re: lazy(`\bnpm_[A-Za-z0-9]{30,}`)},
 		{any: []string{"AIza"}, re: lazy(`\bAIza[0-9A-Za-z_-]{35}`)},
 		{any: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		// Stripe secret and restricted keys, Hugging Face tokens.
+		{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, re: lazy(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`)},
+		{any: []string{"hf_"}, re: lazy(`\bhf_[A-Za-z0-9]{20,}`)},
+		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
+		{any: []string{"hvs.", "hvb.", "hvr."}, re: lazy(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`)},
+		{any: []string{"s."}, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
 		// Credentials in a URL: scheme://user:password@host.
 		{any: []string{"://"}, keyed: true, re: lazy(`(://[^/\s:@]+:)[^@\s/]+(@)`)},
+		// Slack incoming webhooks: the path is the secret.
+		{any: []string{"hooks.slack.com/"}, keyed: true, re: lazy(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`)},
+		// Cookies: the header, and curl's -b/--cookie.
+		{any: []string{"cookie:"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`)},
+		{any: []string{"--cookie", "curl"}, keyed: true, re: lazy(`((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue)},
+		// By argument position: curl/wget -u/--user user:password (the
+		// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
+		// SECRET, aws configure set <secret key> SECRET, and a flag naming
+		// a secret followed by its value (--token X, --api-key X,
+		// --password X).
+		{any: []string{"curl", "wget", "http"}, keyed: true, re: lazy(`(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue)},
+		{any: []string{"mysql"}, keyed: true, re: lazy(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue)},
+		{any: []string{"login"}, keyed: true, re: lazy(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue)},
+		{any: []string{"sshpass"}, keyed: true, re: lazy(`(\bsshpass\s+-p\s*)` + secretValue)},
+		{any: []string{"aws"}, fold: true, keyed: true, re: lazy(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue)},
+		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
+			re: lazy(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`)},
+		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`)},
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`)},
 		// Authorization headers.
 		{any: []string{"bearer"}, fold: true, keyed: true, re: lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
 		{any: []string{"authorization:"}, fold: true, keyed: true, re: lazy(`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		// key="a quoted value" where the key names a secret: the whole
+		// quoted value (the rule below stops at a space).
+		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`)},
+		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`)},
 		// key=value and key: value where the key names a secret.
 		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
 			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`)},
 	}
 })
 
-// String returns s with secret-looking values replaced by Mask.
+// secretValue is the value after a secret's flag: a quoted string whole,
+// else up to a space, a quote or a shell operator.
+const secretValue = `(?:'[^']*'|"[^"]*"|[^\s"'&;,|)]+)`
+
+// String returns s with secret-looking values replaced by Mask: known
+// token shapes anywhere, and the value that follows a secret's name or
+// flag (by its position in a command line, a header, a URL or SQL). What a
+// log needs around it (the command, the flag, the user name, the host) is
+// kept.
 func String(s string) string {
 	lower, ascii := "", true
 	for i := 0; i < len(s); i++ {

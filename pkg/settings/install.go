@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -81,7 +82,11 @@ func (in Installer) Uninstall() (Outcome, error) {
 }
 
 func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) {
-	state, err := in.Config.Get(toolingrc.KeyStateDir)
+	state, err := hook.StateDir(in.Config)
+	if err != nil {
+		return Outcome{}, err
+	}
+	backups, err := confined.Dir(state, "backups")
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -99,7 +104,8 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Path:         path,
 		Edit:         edit,
 		Normalize:    normalize,
-		BackupDir:    filepath.Join(state.Abs(), "backups"),
+		NotJSON:      in.Harness.Name == "opencode",
+		BackupDir:    backups,
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
 		DryRun:       in.DryRun,
