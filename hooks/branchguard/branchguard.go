@@ -41,9 +41,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/shellcall"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -135,11 +135,15 @@ func (e *parseError) Error() string { return e.msg }
 // bash returns why a shell command's git commits and pushes would change a
 // protected branch.
 func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
-	if _, ok := c.Payload.InputString("command"); !ok {
+	command, ok := c.Payload.InputString("command")
+	if !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
-	// The analysis every gate on this call shares (one parse per command).
-	a, err := shellcall.Analyze(c)
+	home := ""
+	if c.Getenv != nil {
+		home = c.Getenv("HOME")
+	}
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(c.Payload.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, &parseError{"branchguard cannot check this command: " + err.Error() + "."}
 	}

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
-	"github.com/magehook/magehook/pkg/shellcall"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -24,7 +24,8 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := shellcall.Analyze(c) // shared with the other gates on this call
+	// The analysis every gate on this call shares (one parse per command).
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, err
 	}

@@ -81,8 +81,6 @@ type Dispatcher struct {
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
 
-	memo *memo // shared by the handlers of the dispatch running
-
 	// early and read serve Early and Resume (early.go): the answer from a
 	// hook:<event> target's init, before the magefile has registered its
 	// own handlers.
@@ -102,7 +100,6 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	if ev.Gating() {
 		b = d.budget()
 	}
-	d.memo = &memo{}
 
 	p, sent, perr := d.decode(ev)
 	if perr == nil && ev.Lifecycle && ev.Output != OutputPath && p.AgentID != "" {
@@ -548,7 +545,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), memo: d.memo})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: d.Harness.Name})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -529,24 +528,5 @@ func TestALinkedWorktreeAsksItsMainCheckout(t *testing.T) {
 	}
 	if len(asked) < 2 || asked[0] != wt || asked[1] != main {
 		t.Errorf("asked %q, want the worktree, then its main checkout", asked)
-	}
-}
-
-// The handlers of one dispatch share what Call.Memo computes: once per
-// event, again for the next event.
-func TestMemoIsOncePerDispatch(t *testing.T) {
-	computed := 0
-	use := func(c *hook.Call) (hook.Result, error) {
-		v, err := c.Memo("k", func() (any, error) { computed++; return computed, nil })
-		return hook.Context(fmt.Sprint(v)), err
-	}
-	a := handler("memoa", hook.Observer, []string{"PreToolUse"}, "", use)
-	b := handler("memob", hook.Gatekeeper, []string{"PreToolUse"}, "", use)
-	root := hooktest.Checkout(t, enable("memoa", "memob")...)
-	for round := 1; round <= 2; round++ {
-		out := hooktest.Run(t, []hook.Handler{a, b}, root, "PreToolUse", "PreToolUse/bash", nil)
-		if computed != round || !strings.Contains(out.Stdout, fmt.Sprintf(`"additionalContext":"%d\n\n%d"`, round, round)) {
-			t.Errorf("round %d: computed %d times, stdout %s", round, computed, out.Stdout)
-		}
 	}
 }

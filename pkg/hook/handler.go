@@ -67,6 +67,10 @@ type Handler struct {
 	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
@@ -91,35 +95,10 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
-
-	memo *memo
-}
-
-// memo is what the handlers of one dispatch share (Call.Memo).
-type memo struct{ entries []memoEntry }
-
-type memoEntry struct {
-	key   string
-	value any
-	err   error
-}
-
-// Memo returns the value compute makes for key, computing it once per
-// dispatch: the handlers of one event share an expensive reading of the
-// payload (the shell analysis of its command) instead of each paying for
-// it. A Call made outside a dispatch computes every time.
-func (c *Call) Memo(key string, compute func() (any, error)) (any, error) {
-	if c.memo == nil {
-		return compute()
-	}
-	for _, e := range c.memo.entries {
-		if e.key == key {
-			return e.value, e.err
-		}
-	}
-	v, err := compute()
-	c.memo.entries = append(c.memo.entries, memoEntry{key, v, err})
-	return v, err
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
