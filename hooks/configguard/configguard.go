@@ -19,7 +19,8 @@
 //     .claude/settings*.json, .codex/hooks.json, .gemini/settings.json,
 //     .github/hooks/*.json, .cursor/hooks.json,
 //     .opencode/plugins/magehook.js; under the home directory they are the
-//     user-scope files); and the hook binary (hook.binary, the main
+//     user-scope files); Codex's .codex/config.toml, which holds its hook
+//     trust (hooks.state) and can switch hooks off; and the hook binary (hook.binary, the main
 //     checkout's for a linked worktree, and the binary answering the call).
 //  3. The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
@@ -30,9 +31,10 @@
 //     file; a pattern matching one; a computed path in a command that
 //     names a guarded file); the files a PowerShell command writes (its cmdlets and
 //     redirections, pkg/pwsh), and a PowerShell command that names a
-//     guarded file in a part that reader cannot see into. Each path is judged as written and after its symbolic
-//     links are resolved as the operating system will, so a link never
-//     hides a guarded file.
+//     guarded file in a part that reader cannot see into. Each path is judged as written (a Bash
+//     write's link/.. included: gitcmd's Write.Written, not its cleaned
+//     Path) and after its symbolic links are resolved as the operating
+//     system will, so a link never hides a guarded file.
 //
 // # EXIT CODES
 //
@@ -124,6 +126,9 @@ func newGuard(c *hook.Call) (*guard, error) {
 	for _, pat := range settings.WiringPatterns() {
 		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
 	}
+	// Codex keeps its hook trust (hooks.state) and its feature switches in
+	// config.toml: writing it can untrust or disable every hook.
+	g.patterns = append(g.patterns, []string{".codex", "config.toml"})
 	addBinary := func(path string) {
 		g.binary = append(g.binary, filepath.Clean(path))
 		if r, err := realpath.Resolve(path); err == nil {

@@ -41,8 +41,13 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 			continue
 		case w.Glob:
 			what, err = g.glob(w.Path)
+		case w.Tree && w.Written != "":
+			what, err = g.under(c.Config, home, w.Written)
 		case w.Tree:
 			what, err = g.under(c.Config, home, w.Path)
+		case w.Written != "":
+			// As written: the kernel resolves link/.. through the link.
+			what, err = g.guarded(p.CWD, w.Written)
 		default:
 			what, err = g.guarded(p.CWD, w.Path)
 		}

@@ -298,3 +298,23 @@ func TestScriptsAreRead(t *testing.T) {
 		}
 	}
 }
+
+// Written keeps "link/.." for a reader that resolves links as the kernel
+// does; Path is cleaned.
+func TestWriteKeepsThePathAsWritten(t *testing.T) {
+	o := testOptions()
+	a, err := gitcmd.Analyze(`echo x > l/../settings.json; cat y > /abs/l/../z`, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Writes) != 2 {
+		t.Fatalf("%+v", a.Writes)
+	}
+	sep := string(filepath.Separator)
+	if w := a.Writes[0]; w.Written != o.Dir+sep+"l/../settings.json" || w.Path != filepath.Join(o.Dir, "settings.json") {
+		t.Errorf("relative: %+v", w)
+	}
+	if w := a.Writes[1]; w.Written != "/abs/l/../z" || w.Path != "/abs/z" {
+		t.Errorf("absolute: %+v", w)
+	}
+}

@@ -829,6 +829,10 @@ func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) 
 			return
 		}
 		wr.Path = p
+		wr.Written = target.Value
+		if !filepath.IsAbs(wr.Written) {
+			wr.Written = sc.dir + string(filepath.Separator) + wr.Written
+		}
 		if isGitConfigPath(p) {
 			w.configWhy = "an earlier command writes the git configuration file " + p
 		}

@@ -138,6 +138,10 @@ type Var struct {
 type Write struct {
 	// Path is absolute and clean, or empty when Dynamic is set.
 	Path string
+	// Written is Path as the command wrote it, made absolute but not
+	// cleaned: the kernel resolves "link/.." through the link, so a
+	// reader judging symbolic links must start from Written, not Path.
+	Written string
 	// Dynamic says why the path cannot be decided: a computed word, a
 	// relative path in an unknown directory, inline code that can write
 	// any file.
