@@ -127,6 +127,10 @@ func Discover(start string) (*Config, error) {
 				return nil, perr
 			}
 			cfg.Files = append(cfg.Files, f)
+		case (errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) && lexists(path):
+			// A .toolingrc entry that does not resolve (a dangling symbolic
+			// link, a loop): a configuration is there and cannot be read.
+			return nil, &Error{File: path, Msg: fmt.Sprintf("is a symbolic link that does not resolve (%v); point it at the configuration file, or remove it", err)}
 		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ELOOP):
 			// Nothing here: the directory does not exist, is a file, or is
 			// a symbolic link loop (a start that does not resolve).
@@ -144,6 +148,12 @@ func Discover(start string) (*Config, error) {
 	}
 	cfg.RepoTop = repoTop(cfg.Root())
 	return cfg, nil
+}
+
+// lexists reports whether a directory entry is at path, resolved or not.
+func lexists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // readError names what is wrong with a .toolingrc that exists but cannot
@@ -190,7 +200,13 @@ func Parse(path string, data []byte) (File, error) {
 	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	n := 1
 	for ; sc.Scan(); n++ {
-		line := stripComment(sc.Text())
+		text := sc.Text()
+		if n == 1 {
+			// A byte order mark some editors write: without this, the
+			// first key would be unknown and its gate silently off.
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		line := stripComment(text)
 		if line == "" {
 			continue
 		}
