@@ -30,7 +30,9 @@
 //     rm, ...; a tree such as rm -r of a directory holding a guarded
 //     file; a pattern matching one; a computed path in a command that
 //     names a guarded file); the files a PowerShell command writes (its cmdlets and
-//     redirections, pkg/pwsh), and a PowerShell command that names a
+//     redirections, pkg/pwsh; a directory as the tree it holds), the
+//     native commands it runs (git, python -c, tar, ... read as the shell
+//     analysis reads them), and a PowerShell command that names a
 //     guarded file in a part that reader cannot see into. Each path is judged as written (a Bash
 //     write's link/.. included: gitcmd's Write.Written, not its cleaned
 //     Path) and after its symbolic links are resolved as the operating
@@ -92,7 +94,31 @@ func run(c *hook.Call) (hook.Result, error) {
 		if err != nil {
 			blind = []string{err.Error()}
 		}
-		paths = append(paths, a.Writes...)
+		for _, w := range a.Writes {
+			switch {
+			case strings.ContainsAny(w, "$("):
+				// A path computed at run time: judged as the blind parts.
+				blind = append(blind, "a path computed at run time: "+w)
+			case isDir(w):
+				// Move-Item, Rename-Item, Remove-Item -Recurse, Copy-Item
+				// into it: the tree as a whole.
+				what, err := g.under(c.Config, homeOf(c), w)
+				if err != nil {
+					return hook.Result{}, err
+				}
+				if what != "" {
+					reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, w, what))
+				}
+			default:
+				paths = append(paths, w)
+			}
+		}
+		// The native commands it runs (git, python -c, tar, cp, ...) are
+		// judged as a shell would run them; text that is not shell syntax
+		// adds nothing.
+		if more, err := g.shell(c, command); err == nil {
+			reasons = append(reasons, more...)
+		}
 		if len(blind) > 0 && g.mentioned(command) {
 			reasons = append(reasons, fmt.Sprintf("PowerShell names a file that configures magehook's gates in a part configguard cannot see into (%s)", strings.Join(blind, "; ")))
 		}
@@ -113,6 +139,18 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, nil
 	}
 	return hook.Deny(strings.Join(reasons, "; ") + "; " + byHand + "."), nil
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+func homeOf(c *hook.Call) string {
+	if c.Getenv == nil {
+		return ""
+	}
+	return c.Getenv("HOME")
 }
 
 // guard holds what is guarded for one call.
