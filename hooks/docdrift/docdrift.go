@@ -37,6 +37,7 @@ package docdrift
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -80,22 +81,26 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, c.Getenv("HOME"))
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}
 	since := c.Now().Add(-window(p.DurationMS))
 	seen := map[string]bool{}
 	var notes []string
-	for _, inv := range invs {
-		if inv.Op != "commit" || inv.DirUnknown {
+	for _, cmd := range a.Commands {
+		if !cmd.Runs("commit") {
+			continue
+		}
+		dir, gitDir, dynamic := cmd.Git.Where()
+		if dynamic != "" {
 			continue
 		}
 		var repo gitrepo.Repo
-		if inv.GitDir != "" {
-			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		if gitDir != "" {
+			repo, err = gitrepo.Open(dir, gitDir)
 		} else {
-			repo, err = gitrepo.Find(inv.Dir)
+			repo, err = gitrepo.Find(dir)
 		}
 		if err != nil || seen[repo.Root] {
 			continue

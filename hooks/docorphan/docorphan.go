@@ -85,26 +85,30 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(command, p.CWD, home)
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
-		return hook.Deny("docorphan cannot check this command: " + err.Error() + "; fix the syntax."), nil
+		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
+	}
+	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
+		return hook.Deny("docorphan cannot check this command: it does not parse as shell (" + a.SyntaxError.Error() + "); fix the syntax."), nil
 	}
 	var skip []string
 	seen := map[string]bool{}
 	var reasons []string
-	for _, inv := range invs {
-		if inv.Op != "commit" {
+	for _, cmd := range a.Commands {
+		if !cmd.Runs("commit") {
 			continue
 		}
-		if inv.DirUnknown {
+		dir, gitDir, dynamic := cmd.Git.Where()
+		if dynamic != "" {
 			reasons = append(reasons, "git commit runs in a directory the command computes at run time, so docorphan cannot tell which documents it adds; name the repository with git -C <dir>")
 			continue
 		}
 		var repo gitrepo.Repo
-		if inv.GitDir != "" {
-			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		if gitDir != "" {
+			repo, err = gitrepo.Open(dir, gitDir)
 		} else {
-			repo, err = gitrepo.Find(inv.Dir)
+			repo, err = gitrepo.Find(dir)
 		}
 		if err == gitrepo.ErrNotRepo {
 			continue
