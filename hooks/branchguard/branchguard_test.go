@@ -92,7 +92,7 @@ func TestProtectList(t *testing.T) {
 	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": root})
 	allow(t, out)
 	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": feature})
-	deny(t, out, "protected branch feat")
+	deny(t, out, "would move feat")
 }
 
 func TestMissingInputFailsClosed(t *testing.T) {

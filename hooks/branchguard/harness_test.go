@@ -17,17 +17,17 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 		want             string
 	}{
 		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"copilot", "copilot/preToolUse-camel", map[string]any{"cwd": root},
-			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"copilot", "copilot/PreToolUse-snake", map[string]any{"cwd": root},
-			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
-			`{"agent_message":"git push would run on the protected branch main`},
+			`{"agent_message":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root},
-			`{"decision":"deny","reason":"git push would run on the protected branch main`},
+			`{"decision":"deny","reason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 	}
 	for _, tt := range tests {
 		out := hooktest.RunHarness(t, handlers, tt.harness, "PreToolUse", hooktest.HarnessFixture(t, tt.fixture, tt.cwd))

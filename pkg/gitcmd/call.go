@@ -373,7 +373,16 @@ func (w *walker) stdinText(sc scope) (string, bool) {
 		return "", false
 	}
 	if sc.stdin.file != "" {
+		if text, ok := w.stdinCache[sc.stdin.file]; ok {
+			return text, true
+		}
 		data, ok := w.readFile(sc.stdin.file)
+		if ok {
+			if w.stdinCache == nil {
+				w.stdinCache = map[string]string{}
+			}
+			w.stdinCache[sc.stdin.file] = string(data)
+		}
 		return string(data), ok
 	}
 	return sc.stdin.text, true
@@ -816,6 +825,9 @@ func isDigits(s string) bool {
 // addWrite records one written path, unless it is a device.
 func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) {
 	wr := Write{Op: op, Command: idx, Tree: tree, Glob: target.Glob}
+	if sc.dirWhy == "" {
+		wr.Dir = sc.dir
+	}
 	switch {
 	case target.Dynamic != "":
 		wr.Dynamic = fmt.Sprintf("%s writes to %s, and %s", op, target.Value, target.Dynamic)
@@ -842,4 +854,12 @@ func isDevice(p string) bool {
 		return true
 	}
 	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
+}
+
+// dirOf is the scope's directory, or "" when unknown.
+func dirOf(sc scope) string {
+	if sc.dirWhy != "" {
+		return ""
+	}
+	return sc.dir
 }

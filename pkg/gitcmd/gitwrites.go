@@ -29,7 +29,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 	in := sc
 	in.dir, in.dirWhy = dir, g.DirDynamic
 	repo := func(op string) {
-		wr := Write{Op: "git " + op, Command: idx, Repo: true, Tree: true, Path: dir}
+		wr := Write{Op: "git " + op, Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir}
 		if dir == "" {
 			wr.Dynamic = "git " + op + " changes a working tree only known at run time"
 			if g.DirDynamic != "" {
@@ -97,7 +97,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 		for _, f := range o.operands {
 			if f.Dynamic != "" {
-				w.a.Writes = append(w.a.Writes, Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dynamic: "git apply reads a patch from " + f.Value})
+				w.a.Writes = append(w.a.Writes, Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir, Dynamic: "git apply reads a patch from " + f.Value})
 				continue
 			}
 			w.patchText(in, idx, "git apply", strip, f.Value)

@@ -142,7 +142,7 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 	c := &w.a.Commands[idx]
 	if codeDynamic != "" {
 		c.Opaque = fmt.Sprintf("%s runs program text only known at run time (%s)", base, codeDynamic)
-		w.a.Writes = append(w.a.Writes, Write{Op: base, Command: idx, Dynamic: c.Opaque})
+		w.a.Writes = append(w.a.Writes, Write{Op: base, Command: idx, Dynamic: c.Opaque, Dir: dirOf(sc)})
 		return
 	}
 	if sawCode && script == "" {
@@ -192,14 +192,14 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 	c := &w.a.Commands[idx]
 	if lang == "powershell" {
 		c.Opaque = what + " runs PowerShell, which the analysis does not follow"
-		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: c.Opaque})
+		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: c.Opaque, Dir: dirOf(sc)})
 		return
 	}
 	if why := spawns(lang, text); why != "" {
 		c.Opaque = fmt.Sprintf("%s may start other programs (%s)", what, why)
 	}
 	if why := writes(lang, text); why != "" {
-		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why)})
+		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)})
 	}
 }
 

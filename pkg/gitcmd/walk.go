@@ -44,6 +44,7 @@ func Analyze(command string, opts Options) (*Analysis, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	w.a.GitConfig, w.a.GitConfigDynamic = w.gitSets, w.configWhy
 	return w.a, nil
 }
 
@@ -81,8 +82,9 @@ type walker struct {
 	// gitSets are configuration values (key=value) an earlier git config
 	// in the command sets; configWhy is set when an earlier command
 	// writes a git configuration file some other way.
-	gitSets   []string
-	configWhy string
+	gitSets    []string
+	configWhy  string
+	stdinCache map[string]string
 }
 
 // scope is what the shell carries from one statement to the next. It is
@@ -192,9 +194,17 @@ func (w *walker) tick() bool {
 		return false
 	}
 	w.steps++
-	if !w.o.Deadline.IsZero() && w.steps%16 == 0 && time.Now().After(w.o.Deadline) {
-		w.err = ErrBudget
-		return false
+	if w.steps%16 == 0 {
+		if !w.o.Deadline.IsZero() && time.Now().After(w.o.Deadline) {
+			w.err = ErrBudget
+			return false
+		}
+		if w.o.Check != nil {
+			if err := w.o.Check(); err != nil {
+				w.err = err
+				return false
+			}
+		}
 	}
 	if len(w.a.Commands) > w.o.MaxCommands {
 		w.err = ErrBudget
@@ -599,6 +609,9 @@ func (w *walker) emit(args []Word, sc scope, env *binding, text string) int {
 		c.Dir = ""
 	}
 	c.After = sc.ok.slice()
+	if sc.stdin != nil {
+		c.Stdin, c.StdinKnown = w.stdinText(sc)
+	}
 	c.Env = exported(env)
 	w.a.Commands = append(w.a.Commands, c)
 	return len(w.a.Commands) - 1

@@ -512,7 +512,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
-	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
+	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr, Harness: d.Harness.Name,
 		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...)})
 }
 

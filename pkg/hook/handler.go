@@ -71,6 +71,9 @@ type Call struct {
 	Config  *toolingrc.Config
 	// Getenv reads the hook's environment.
 	Getenv func(string) string
+	// Harness names the agent the event comes from ("claude", "codex",
+	// ...), for messages in its words.
+	Harness string
 	// Now is the clock.
 	Now func() time.Time
 	// Stderr takes diagnostics.
