@@ -223,7 +223,10 @@ func (c *checker) branchesAt(rs *repoState, i int) []string {
 		start = "-"
 	}
 	set := []string{start}
-	after := c.a.Commands[i].After
+	var after []int
+	if i < len(c.a.Commands) {
+		after = c.a.Commands[i].After
+	}
 	for _, sw := range rs.switches {
 		if sw.cmd >= i {
 			break
@@ -387,14 +390,21 @@ func (c *checker) apply(i int, g *gitcmd.Git, e effect, rs *repoState, dyn strin
 		}
 	}
 	if e.pushDefault && rs != nil {
-		c.defaultPush(i, e, rs, branches)
+		c.defaultPush(i, e, rs, branches, withFlags(rs.configOf(c), g.Config))
 	}
 	if e.fetchDefault && rs != nil {
-		c.defaultFetch(i, e, rs)
+		c.defaultFetch(i, e, rs, withFlags(rs.configOf(c), g.Config))
 	}
 	if e.symrefTo != "" {
 		if c.isProtectedName(rs, e.symrefTo) || c.isProtectedName(rs, e.symrefName) {
 			c.find(Finding{Rule: RuleMove, Ref: strings.TrimPrefix(e.symrefTo, "refs/heads/"), Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s would make %s a symbolic ref to %s, so commits on it move %s", e.what, e.symrefName, e.symrefTo, strings.TrimPrefix(e.symrefTo, "refs/heads/"))})
+		}
+	}
+	if e.treeWrite != "" && rs != nil {
+		for _, b := range branches {
+			if b == "?" || (b != "-" && rs.isProtected(b)) {
+				c.find(Finding{Rule: RuleWrite, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s of %s, where the protected branch %s is checked out", e.treeWrite, where, b)})
+			}
 		}
 	}
 	if e.upstream != "" && rs != nil {
@@ -485,6 +495,19 @@ func (rs *repoState) configOf(c *checker) []gitcmd.ConfigEntry {
 	return rs.config
 }
 
+// withFlags adds git -c name=value pairs (which win) to a configuration.
+func withFlags(cfg []gitcmd.ConfigEntry, flags []string) []gitcmd.ConfigEntry {
+	if len(flags) == 0 {
+		return cfg
+	}
+	out := append([]gitcmd.ConfigEntry(nil), cfg...)
+	for _, kv := range flags {
+		k, v, _ := strings.Cut(kv, "=")
+		out = append(out, gitcmd.ConfigEntry{Key: k, Value: v})
+	}
+	return out
+}
+
 func lastValue(cfg []gitcmd.ConfigEntry, key string) (string, bool) {
 	v, ok := "", false
 	for _, e := range cfg {
@@ -508,9 +531,8 @@ func allValues(cfg []gitcmd.ConfigEntry, key string) []string {
 // defaultPush works out where git push without refspecs pushes:
 // remote.<name>.push, else push.default (simple, current, upstream,
 // matching, nothing).
-func (c *checker) defaultPush(i int, e effect, rs *repoState, branches []string) {
+func (c *checker) defaultPush(i int, e effect, rs *repoState, branches []string, cfg []gitcmd.ConfigEntry) {
 	cmd := c.a.Commands[i]
-	cfg := rs.configOf(c)
 	if c.a.GitConfigDynamic != "" {
 		c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: "git push without a refspec follows configuration that " + c.a.GitConfigDynamic})
 		return
@@ -577,9 +599,8 @@ func (c *checker) defaultPush(i int, e effect, rs *repoState, branches []string)
 
 // defaultFetch checks remote.<name>.fetch refspecs that write local
 // branches (a fetch into refs/heads/main moves main).
-func (c *checker) defaultFetch(i int, e effect, rs *repoState) {
+func (c *checker) defaultFetch(i int, e effect, rs *repoState, cfg []gitcmd.ConfigEntry) {
 	cmd := c.a.Commands[i]
-	cfg := rs.configOf(c)
 	for _, kv := range cfg {
 		if !strings.HasPrefix(kv.Key, "remote.") || !strings.HasSuffix(kv.Key, ".fetch") {
 			continue
@@ -619,8 +640,7 @@ func (c *checker) write(w gitcmd.Write) {
 		if rs.err != nil {
 			return
 		}
-		idx := max(w.Command, 0)
-		for _, b := range c.branchesAt(rs, idx) {
+		for _, b := range c.branchesAt(rs, w.At) {
 			if b == "?" || (b != "-" && rs.isProtected(b)) {
 				c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: text, Detail: fmt.Sprintf("%s, in %s, where the protected branch %s is checked out", w.Dynamic, rs.repo.Root, b)})
 			}
@@ -638,8 +658,7 @@ func (c *checker) write(w gitcmd.Write) {
 	if c.refStore(w, path, rs, text) {
 		return
 	}
-	idx := max(w.Command, 0)
-	for _, b := range c.branchesAt(rs, idx) {
+	for _, b := range c.branchesAt(rs, w.At) {
 		if b == "?" || (b != "-" && rs.isProtected(b)) {
 			if ignored(rs.repo.Root, w.Path, w.Op == "mkdir" || w.Tree) {
 				return
@@ -668,7 +687,7 @@ func (c *checker) refStore(w gitcmd.Write, path string, rs *repoState, text stri
 			if rel != "HEAD" {
 				target = c.repoAt(filepath.Dir(path), filepath.Dir(path))
 			}
-			target.switches = append(target.switches, switchRec{cmd: max(w.Command, 0), to: "?", why: "the command writes " + path + " directly"})
+			target.switches = append(target.switches, switchRec{cmd: w.At, to: "?", why: "the command writes " + path + " directly"})
 			return true
 		}
 		hit := rel == "packed-refs" || rel == "reftable" || strings.HasPrefix(rel, "reftable/")

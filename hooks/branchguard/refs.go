@@ -40,6 +40,10 @@ type effect struct {
 	switchMaybePath bool
 	// pathCandidate: git reset <x> where x may be a path (index only).
 	pathCandidate bool
+	// treeWrite: git brings content into the working tree (not a restore
+	// of what HEAD or the index hold): merge --squash, cherry-pick -n,
+	// stash pop, checkout <branch> -- <paths>, restore --source.
+	treeWrite string
 	// creating: the switch creates its branch (checkout -b, switch -c).
 	creating bool
 	// upstream is what git branch -u (or push -u) sets as the upstream
@@ -161,13 +165,26 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 	case "merge":
 		a := parseArgs(g.Args, "-m", "--message", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S", "--gpg-sign", "--cleanup")
-		if !a.has("--abort", "--quit", "--squash") {
+		if !a.has("--abort", "--quit", "--squash") && !(a.has("--no-commit") && a.has("--no-ff")) {
 			e.moves = cur
+		}
+		if !a.has("--abort", "--quit") {
+			e.treeWrite = "git merge brings another branch's changes into the working tree"
 		}
 	case "cherry-pick", "revert":
 		a := parseArgs(g.Args, "-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign", "--cleanup")
 		if !a.has("--abort", "--quit", "-n", "--no-commit") {
 			e.moves = cur
+		}
+		if !a.has("--abort", "--quit") {
+			e.treeWrite = "git " + g.Sub + " changes the working tree"
+		}
+	case "restore":
+		a := parseArgs(g.Args, "-s", "--source", "--pathspec-from-file", "--conflict")
+		if src, ok := a.values["-s"]; ok && src != "HEAD" {
+			e.treeWrite = "git restore --source=" + src + " brings files from another commit"
+		} else if src, ok := a.values["--source"]; ok && src != "HEAD" {
+			e.treeWrite = "git restore --source=" + src + " brings files from another commit"
 		}
 	case "am":
 		a := parseArgs(g.Args, "-p", "-C", "--directory", "--exclude", "--include", "--patch-format", "-S", "--gpg-sign", "--resolvemsg", "--quoted-cr", "--empty")
@@ -293,9 +310,12 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 		e.moves = importRefs(stdin)
 	case "stash":
-		a := parseArgs(g.Args)
+		a := parseArgs(g.Args, "-m", "--message", "--pathspec-from-file")
 		if len(a.operands) >= 2 && a.operands[0].Value == "branch" {
 			e.switchTo = a.operands[1].Value
+		}
+		if len(a.operands) >= 1 && (a.operands[0].Value == "pop" || a.operands[0].Value == "apply") {
+			e.treeWrite = "git stash " + a.operands[0].Value + " brings stashed changes into the working tree"
 		}
 	case "bisect":
 		if len(g.Args) > 0 {
@@ -336,6 +356,10 @@ func (e *effect) fetchRefspecs(a args) {
 			continue // into FETCH_HEAD only
 		}
 		if strings.HasPrefix(dst, "refs/") && !strings.HasPrefix(dst, "refs/heads/") {
+			continue
+		}
+		if strings.Contains(dst, "*") {
+			e.moves = append(e.moves, "*")
 			continue
 		}
 		e.moves = append(e.moves, heads(dst))
@@ -413,7 +437,14 @@ func (e *effect) checkout(sub string, words []gitcmd.Word) {
 		return
 	}
 	if len(a.paths) > 0 || len(a.operands) != 1 {
-		return // paths: files, not a switch
+		// Paths: files, not a switch. From another commit, content the
+		// checkout did not have.
+		if len(a.operands) >= 1 && (len(a.paths) > 0 || len(a.operands) >= 2) {
+			if src := a.operands[0]; src.Value != "HEAD" {
+				e.treeWrite = "git " + sub + " " + src.Value + " -- <paths> brings files from another commit"
+			}
+		}
+		return
 	}
 	t := a.operands[0]
 	switch {
@@ -451,8 +482,8 @@ func (e *effect) push(words []gitcmd.Word, sendPack bool) {
 	}
 	del := a.has("-d", "--delete")
 	if len(ops) == 0 {
-		if del {
-			return
+		if del || a.has("--tags") {
+			return // nothing, or only tags
 		}
 		e.pushDefault = true
 		return

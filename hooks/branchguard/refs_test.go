@@ -164,7 +164,7 @@ func (s scratch) moves(t *testing.T, dir, command string) bool {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat", "MANPAGER=cat", "EDITOR=true")
+	cmd.Env = append(os.Environ(), "GIT_PAGER=cat", "PAGER=cat", "MANPAGER=cat", "EDITOR=true")
 	cmd.Stdin = strings.NewReader("")
 	cmd.Run()
 	return s.state(t, checkouts) != before
@@ -243,6 +243,15 @@ var refCases = []refCase{
 	{cmd: "echo 'git commit --allow-empty -m x' | sh", in: "root", deny: true},
 	{cmd: `python3 -c "import subprocess; subprocess.run(['git','commit','--allow-empty','-m','x'])"`, in: "root", deny: true},
 	{cmd: "./ship.sh", in: "root", deny: true, setup: []string{"printf 'git commit --allow-empty -m x\\n' > .claude/ship.sh && chmod +x .claude/ship.sh && cp .claude/ship.sh ship.sh && echo ship.sh >> .git/info/exclude"}},
+	{cmd: "shopt -s expand_aliases\nalias g=git\ng commit --allow-empty -m x", in: "root", deny: true},
+	{cmd: "printf '%s\\n' 'git commit --allow-empty -m x' > ../s.sh && bash ../s.sh", in: "root", deny: true},
+	{cmd: "cat > ../s.sh <<'EOF'\ngit commit --allow-empty -m x\nEOF\nsh ../s.sh", in: "root", deny: true},
+	{cmd: "GIT_EDITOR='git commit --allow-empty -m y' git commit --allow-empty -m x", in: "root", deny: true},
+	{cmd: "git -c core.editor='git push -f origin HEAD:main' commit --allow-empty", in: "feat", deny: true, closed: true},
+	{cmd: "git -c core.editor='git push -f origin HEAD:main; true' commit --allow-empty", in: "feat", deny: true},
+	{cmd: "git rebase -x 'git push -f origin HEAD:main' HEAD~1", in: "feat", deny: true},
+	{cmd: "git -c remote.origin.push=+HEAD:main push", in: "feat", deny: true},
+	{cmd: "git fetch -f origin 'refs/heads/*:refs/heads/*'", in: "root", rootOn: "dev", deny: true, closed: true},
 	// Environment and directories, from the feature worktree.
 	{cmd: "cd ../../.. && git commit --allow-empty -m x", in: "feat", deny: true},
 	{cmd: "cd ~+/../../.. && git commit --allow-empty -m x", in: "feat", deny: true},
@@ -300,6 +309,18 @@ var refCases = []refCase{
 	{cmd: "git log --grep 'git push origin main'", in: "root"},
 	{cmd: `echo "git commit -m x" > /tmp/branchguard-note.txt`, in: "root"},
 	{cmd: "git switch main", in: "root", rootOn: "dev"},
+	{cmd: "git push --tags", in: "root"},
+	{cmd: "git merge --no-ff --no-commit feat", in: "root", deny: true},
+	{cmd: "git merge --squash feat", in: "root", deny: true},
+	{cmd: "git cherry-pick -n feat", in: "root", deny: true},
+	{cmd: "git checkout feat -- src/b.go", in: "root", deny: true},
+	{cmd: "git restore --source=feat src/b.go", in: "root", deny: true},
+	{cmd: "git stash pop", in: "root", deny: true, setup: []string{"echo y > README.md && git stash -q"}},
+	{cmd: `python3 -c "import os; os.system('ls > /dev/null')"`, in: "root"},
+	{cmd: "git reset HEAD README.md && git reset -- src", in: "root"},
+	{cmd: "git restore --staged README.md", in: "root"},
+	{cmd: "git update-ref refs/heads/feat2 HEAD", in: "root"},
+	{cmd: "git branch -m feat2 && true", in: "root", deny: true},
 	{cmd: "git checkout main && git log -1", in: "root", rootOn: "dev"},
 	{cmd: "git commit --allow-empty -m x", in: "root", rootOn: "dev"},
 	{cmd: "git branch -f dev2 HEAD && git branch -D dev2", in: "root", rootOn: "dev"},

@@ -36,7 +36,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 				wr.Dynamic += " (" + g.DirDynamic + ")"
 			}
 		}
-		w.a.Writes = append(w.a.Writes, wr)
+		w.a.Writes = append(w.a.Writes, w.at(wr))
 	}
 	paths := func(op string, args []Word) {
 		for _, a := range args {
@@ -97,7 +97,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 		for _, f := range o.operands {
 			if f.Dynamic != "" {
-				w.a.Writes = append(w.a.Writes, Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir, Dynamic: "git apply reads a patch from " + f.Value})
+				w.a.Writes = append(w.a.Writes, w.at(Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir, Dynamic: "git apply reads a patch from " + f.Value}))
 				continue
 			}
 			w.patchText(in, idx, "git apply", strip, f.Value)

@@ -174,6 +174,10 @@ type Write struct {
 	// Dir is the directory a relative path is resolved in, empty when
 	// it is only known at run time.
 	Dir string
+	// At is where in Analysis.Commands the write happens: before the
+	// command of that index runs (Command itself, or the first command of
+	// the compound whose redirection it is).
+	At int
 }
 
 // Name is the base name of the command word ("git" for /usr/bin/git), or

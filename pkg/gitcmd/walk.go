@@ -85,6 +85,9 @@ type walker struct {
 	gitSets    []string
 	configWhy  string
 	stdinCache map[string]string
+	// written are the files earlier commands write: their text when it is
+	// known (echo, printf or a here-document redirected), else nil.
+	written map[string]*string
 }
 
 // scope is what the shell carries from one statement to the next. It is
@@ -99,6 +102,7 @@ type scope struct {
 	oldpwd     string
 	dirs       *strList // pushd's stack
 	vars       *binding
+	aliases    *binding
 	funcs      *function
 	args       []Word // $1..., in a function or bash -c
 	hasArgs    bool
@@ -292,7 +296,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) res {
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		r = w.call(call, in, redirs)
 	} else {
-		w.redirects(redirs, in, -1)
+		w.redirects(redirs, in, -1, nil)
 		r = w.command(s.Cmd, in)
 	}
 	if s.Negated {
