@@ -14,8 +14,13 @@
 // # HOW IT WORKS
 //
 //  1. Edit, MultiEdit, Write and NotebookEdit: the file's own checkout (not
-//     the session's cwd) decides; a checkout on a protected branch is
-//     denied, a file outside any checkout is allowed.
+//     the session's cwd, and after its symbolic links are resolved)
+//     decides; a checkout on a protected branch is denied, a file outside
+//     any checkout is allowed. Every file of an apply_patch patch is judged
+//     so, moves included, also when the patch runs through a shell.
+//     PowerShell's git commits and pushes are found by pkg/pwsh and judged
+//     the same way; what that reader cannot see into fails closed on a
+//     protected branch, and elsewhere when it mentions git.
 //  2. Bash (and every harness's shell tool): the command is analysed once
 //     by pkg/gitcmd from its shell syntax tree: every simple command bash
 //     would run (through wrappers, bash -c, eval, functions, scripts read
@@ -74,6 +79,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -82,7 +88,7 @@ var Handler = hook.Handler{
 	Name:    "branchguard",
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash",
+	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell",
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }
@@ -98,36 +104,71 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, err
 	}
 	p := c.Payload
-	if p.IsTool("Bash") {
-		return bash(c, v.Values)
-	}
-	path, ok := p.EditedPath()
-	if !ok {
-		if p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") {
-			return hook.Result{}, fmt.Errorf("%s payload without a file path", p.ToolName)
+	var fs []Finding
+	for _, path := range p.EditedPaths() {
+		f, err := edit(p.ToolName, p.CWD, path, v.Values)
+		if err != nil {
+			return hook.Result{}, err
 		}
+		fs = append(fs, f...)
+	}
+	switch {
+	case p.IsTool("Bash"):
+		more, err := bash(c, v.Values)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		fs = append(fs, more...)
+	case p.IsTool("PowerShell"):
+		protected := map[string]bool{}
+		for _, b := range v.Values {
+			protected[b] = true
+		}
+		reasons, err := powershell(c, protected)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		for _, r := range reasons {
+			fs = append(fs, Finding{Rule: RuleMove, Detail: r})
+		}
+	case len(fs) == 0 && p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") && len(p.EditedPaths()) == 0:
+		return hook.Result{}, fmt.Errorf("%s payload without a file path", p.ToolName)
+	}
+	if len(fs) == 0 {
 		return hook.Result{}, nil
 	}
+	return hook.Deny(Message(c.Harness, fs)), nil
+}
+
+// edit judges one file a tool is about to change: the checkout that holds
+// it (after its symbolic links are resolved) decides; a file outside any
+// git checkout is allowed.
+func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(p.CWD, path)
+		// Joined as written: cleaning would drop "link/.." before the
+		// link is followed (gitrepo.Find resolves it as the OS will).
+		path = cwd + string(filepath.Separator) + path
 	}
 	repo, err := gitrepo.Find(path)
 	if err == gitrepo.ErrNotRepo {
-		return hook.Result{}, nil
+		return nil, nil
 	}
 	if err != nil {
-		return hook.Result{}, err
+		return nil, err
 	}
-	ch := &checker{protect: v.Values}
-	protected := ch.resolveProtect(repo)
+	ch := &checker{protect: protect}
 	switch {
 	case repo.Unknown != "":
-		return hook.Deny(policy(c, fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", p.ToolName, path, repo.Root, repo.Unknown), RuleUndecided, false)), nil
-	case protected[repo.Branch]:
-		return hook.Deny(policy(c, fmt.Sprintf("%s would change %s in %s, where the protected branch %s is checked out", p.ToolName, path, repo.Root, repo.Branch), RuleWrite, false)), nil
+		return []Finding{{Rule: RuleUndecided, Where: repo.Root, Detail: fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", tool, path, repo.Root, repo.Unknown)}}, nil
+	case ch.resolveProtect(repo)[repo.Branch]:
+		return []Finding{{Rule: RuleWrite, Ref: repo.Branch, Where: repo.Root, Detail: fmt.Sprintf("%s would change %s on the protected branch %s of %s", tool, path, repo.Branch, repo.Root)}}, nil
 	}
-	return hook.Result{}, nil
+	return nil, nil
 }
+
+// readScript reads a script the command runs, for the analysis to follow:
+// only a regular file, so a FIFO never blocks the gate.
+func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
 
 // Dir returns where a shell tool call runs: the tool input's
 // working-directory argument (relative to the cwd), else the cwd.
@@ -147,32 +188,22 @@ func Dir(c *hook.Call) string {
 	return p.CWD
 }
 
-func bash(c *hook.Call, protect []string) (hook.Result, error) {
+func bash(c *hook.Call, protect []string) ([]Finding, error) {
 	command, ok := c.Payload.InputString("command")
 	if !ok {
-		return hook.Result{}, fmt.Errorf("a Bash payload without tool_input.command")
+		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
 	home := ""
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect}
-	if c.Budget != nil {
-		in.Check, in.MaxBytes = c.Budget.Check, c.Budget.MaxInput
-	}
+	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check, ReadFile: readScript}
 	r, err := Check(in)
 	if err != nil {
-		return hook.Deny(policy(c, "branchguard cannot analyse this command ("+err.Error()+")", RuleUndecided, false)), nil
+		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil
 	}
-	if len(r.Findings) == 0 {
-		return hook.Result{}, nil
-	}
-	return hook.Deny(Message(c.Harness, r.Findings)), nil
-}
-
-// policy words one reason as a policy decision.
-func policy(c *hook.Call, detail, rule string, push bool) string {
-	return Message(c.Harness, []Finding{{Rule: rule, Detail: detail, Push: push}})
+	return r.Findings, nil
 }
 
 // Message words findings for the model of a harness: what would happen,

@@ -92,7 +92,7 @@ func TestProtectList(t *testing.T) {
 	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": root})
 	allow(t, out)
 	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": feature})
-	deny(t, out, "would move feat")
+	deny(t, out, "would move the protected branch feat")
 }
 
 func TestMissingInputFailsClosed(t *testing.T) {

@@ -35,6 +35,8 @@ type Input struct {
 	// Check and MaxBytes are the gate's budget (hook.Call.Budget).
 	Check    func() error
 	MaxBytes int
+	// ReadFile reads scripts and configuration (os.ReadFile when nil).
+	ReadFile func(string) ([]byte, error)
 }
 
 // Finding is one reason to deny.
@@ -98,8 +100,11 @@ type switchRec struct {
 
 // Check analyses a command and decides it.
 func Check(in Input) (*Report, error) {
+	if in.ReadFile == nil {
+		in.ReadFile = os.ReadFile
+	}
 	a, err := gitcmd.Analyze(in.Command, gitcmd.Options{Dir: in.Dir, Home: in.Home, Getenv: in.Getenv,
-		ReadFile: os.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes})
+		ReadFile: in.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +351,7 @@ func (c *checker) apply(i int, g *gitcmd.Git, e effect, rs *repoState, dyn strin
 				case b == "?":
 					c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Where: where, Detail: fmt.Sprintf("%s acts on the checked-out branch of %s, which branchguard cannot tell: %s", e.what, where, c.whyUnknown(rs))})
 				case b != "-" && rs.isProtected(b):
-					c.find(Finding{Rule: RuleMove, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s would move %s, the branch checked out in %s", e.what, b, where)})
+					c.find(Finding{Rule: RuleMove, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s would move the protected branch %s, checked out in %s", e.what, b, where)})
 				}
 			}
 		case ref == "*":
@@ -624,6 +629,9 @@ func (c *checker) write(w gitcmd.Write) {
 	if w.Repo && w.Op != "git apply" {
 		return // git restoring what it has: not a change of content
 	}
+	if w.Op == "mkdir" {
+		return // an empty directory is nothing git sees
+	}
 	text := ""
 	if w.Command >= 0 {
 		text = c.a.Commands[w.Command].Text
@@ -667,7 +675,7 @@ func (c *checker) write(w gitcmd.Write) {
 			if b == "?" {
 				name = "(unknown: " + c.whyUnknown(rs) + ")"
 			}
-			c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: text, Detail: fmt.Sprintf("%s would change %s in %s, where the protected branch %s is checked out", w.Op, w.Path, rs.repo.Root, name)})
+			c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: text, Detail: fmt.Sprintf("%s would change %s on the protected branch %s of %s", w.Op, w.Path, name, rs.repo.Root)})
 		}
 	}
 }

@@ -295,6 +295,7 @@ var refCases = []refCase{
 	{cmd: "git status && git log --oneline -3 && git diff main", in: "root"},
 	{cmd: "git diff > /tmp/branchguard-test.diff", in: "root"},
 	{cmd: "mkdir -p build && echo x > build/out.log", in: "root"},
+	{cmd: "mkdir -p sub && cd sub && pwd", in: "root"},
 	{cmd: "git fetch origin", in: "root"},
 	{cmd: "git fetch origin main", in: "root"},
 	{cmd: "git branch -a && git branch --show-current && git branch topic", in: "root"},

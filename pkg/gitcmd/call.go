@@ -941,6 +941,10 @@ func (w *walker) readScript(p string, idx int, what string) ([]byte, bool) {
 		return nil, false
 	}
 	for _, wr := range w.a.Writes {
+		switch wr.Op {
+		case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "touch", "mkdir":
+			continue // the mode or times change, not the text
+		}
 		hit := wr.Dynamic != "" || wr.Path == p || (wr.Tree && strings.HasPrefix(p, wr.Path+"/"))
 		if wr.Glob {
 			if ok, _ := filepath.Match(wr.Path, p); ok {

@@ -122,7 +122,7 @@ func Open(root, gitDir string) (Repo, error) {
 			target = target[i:]
 		}
 	} else {
-		data, err := os.ReadFile(head)
+		data, err := regfile.ReadFile(head, 64<<10)
 		if err != nil {
 			return Repo{}, fmt.Errorf("read the HEAD of %s: %w", root, err)
 		}
@@ -197,7 +197,7 @@ func askGit(root, gitDir string) (string, error) {
 // "ref: ...", bounded as git bounds them) and returns the last name.
 func Resolve(common, ref string) (string, error) {
 	for range 5 {
-		data, err := os.ReadFile(filepath.Join(common, filepath.FromSlash(ref)))
+		data, err := regfile.ReadFile(filepath.Join(common, filepath.FromSlash(ref)), 64<<10)
 		if err != nil {
 			return ref, nil // packed, or not born yet: not a symbolic ref
 		}

@@ -3,7 +3,6 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -263,15 +262,11 @@ func (h Harness) Normalize(data []byte, common string) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-var patchFile = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
-})
-
-// patchPath is the first file an apply_patch patch touches.
+// patchPath is the first file an apply_patch patch touches (the
+// dispatcher's gates read every one of them: payload.EditedPaths).
 func patchPath(patch string) string {
-	m := patchFile().FindStringSubmatch(patch)
-	if m == nil {
-		return ""
+	if files := payload.PatchFiles(patch); len(files) > 0 {
+		return files[0]
 	}
-	return strings.TrimSpace(m[1])
+	return ""
 }
