@@ -106,3 +106,32 @@ func TestMissingInputFailsClosed(t *testing.T) {
 		t.Errorf("an Edit payload without file_path must block: %+v", out)
 	}
 }
+
+// TestExplain: hook:explain shows the split, each git invocation with its
+// repository, branch and effect, and the rule that decides.
+func TestExplain(t *testing.T) {
+	root, feature := setup(t)
+	var b strings.Builder
+	in := branchguard.Input{Command: "cd " + root + " && sudo git -c alias.ci=commit ci -m x", Dir: feature, Protect: []string{"main"}}
+	if err := branchguard.Explain(&b, in, "gemini"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"commands  3",
+		"git commit (alias ci)",
+		"repository " + root + ", branch main: moves HEAD",
+		"via sudo",
+		`rule "protected branches never move", ref main: git commit would move the protected branch main`,
+		"dir_path",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	branchguard.Explain(&b, branchguard.Input{Command: "git status", Dir: root, Protect: []string{"main"}}, "")
+	if !strings.Contains(b.String(), "decision  allow") {
+		t.Errorf("%s", b.String())
+	}
+}

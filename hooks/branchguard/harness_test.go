@@ -51,3 +51,29 @@ func TestCodexPatchIsAnEdit(t *testing.T) {
 		t.Errorf("a patch in a worktree: %+v", out)
 	}
 }
+
+// TestHarnessDirectoryArguments: the tool's own working-directory argument
+// (Gemini's dir_path, OpenCode's and Codex's workdir, relative to the cwd
+// or absolute) is where the command runs, not the session's cwd.
+func TestHarnessDirectoryArguments(t *testing.T) {
+	root, feature := setup(t)
+	tests := []struct {
+		harness, fixture, field, dir string
+		denied                       bool
+	}{
+		{"gemini", "gemini/BeforeTool-shell", "dir_path", root, true},
+		{"gemini", "gemini/BeforeTool-shell", "dir_path", feature, false},
+		{"opencode", "opencode/PreToolUse-bash", "workdir", root, true},
+		{"opencode", "opencode/PreToolUse-bash", "workdir", "../../..", true},
+		{"codex", "codex/PreToolUse-bash", "workdir", root, true},
+		{"codex", "codex/PreToolUse-bash", "workdir", ".", false},
+	}
+	for _, tt := range tests {
+		cwd := feature
+		input := map[string]any{"command": "git commit -m x", tt.field: tt.dir}
+		out := hooktest.RunHarness(t, handlers, tt.harness, "PreToolUse", hooktest.HarnessFixture(t, tt.fixture, map[string]any{"cwd": cwd, "tool_input": input}))
+		if got := strings.Contains(out.Stdout, "deny"); got != tt.denied || out.Code != 0 {
+			t.Errorf("%s %s=%s: denied %v, want %v: %+v", tt.harness, tt.field, tt.dir, got, tt.denied, out)
+		}
+	}
+}
