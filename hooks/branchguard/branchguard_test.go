@@ -135,3 +135,29 @@ func TestExplain(t *testing.T) {
 		t.Errorf("%s", b.String())
 	}
 }
+
+// TestWarnOnly: with hook.warn branchguard the commit on main goes on;
+// the model is told what the policy would have denied.
+func TestWarnOnly(t *testing.T) {
+	root, _ := setup(t, "hook.warn branchguard")
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	if out.Code != 0 || strings.Contains(out.Stdout, `"deny"`) || !strings.Contains(out.Stdout, "warn-only") || !strings.Contains(out.Stdout, "would move the protected branch main") {
+		t.Errorf("warn-only: %+v", out)
+	}
+}
+
+// TestProtectTheRemoteDefault: guard.protect origin/HEAD protects whatever
+// branch origin's HEAD names, read from the repository (no network).
+func TestProtectTheRemoteDefault(t *testing.T) {
+	root, feature := setup(t, "guard.protect origin/HEAD")
+	gittest.Bare(t, root)
+	gittest.Git(t, root, "push", "-q", "origin", "feat")
+	gittest.Git(t, root, "remote", "set-head", "origin", "feat")
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": feature})
+	deny(t, out, "would move the protected branch feat")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	allow(t, out)
+	gittest.Git(t, root, "remote", "set-head", "origin", "main")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	deny(t, out, "would move the protected branch main")
+}

@@ -157,6 +157,11 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	if w, err := cfg.Get(toolingrc.KeyHookWarn); err == nil {
+		for _, name := range w.Values {
+			d.add(OK, "warn-only "+name, file, "%s is in warn-only mode (hook.warn): its denials are warnings, nothing is blocked", name)
+		}
+	}
 	for _, name := range v.Values {
 		for _, h := range d.Handlers {
 			if h.Name == name {

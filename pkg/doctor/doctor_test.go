@@ -99,3 +99,12 @@ func BenchmarkDoctor1000ForeignEntries(b *testing.B) {
 		doctor.Run(context.Background(), opt)
 	}
 }
+
+func TestWarnOnlyGatesAreShown(t *testing.T) {
+	root, opt := setup(t)
+	os.WriteFile(filepath.Join(root, ".toolingrc"), []byte("hook.enable branchguard\nhook.warn branchguard\n"), 0o644)
+	r := doctor.Run(context.Background(), opt)
+	if !strings.Contains(statuses(r), "ok warn-only branchguard: branchguard is in warn-only mode") {
+		t.Errorf("the doctor does not show the warn-only gate:\n%s", statuses(r))
+	}
+}
