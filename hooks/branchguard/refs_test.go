@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/hooktest"
 )
@@ -367,5 +368,94 @@ func TestRefMovingAgainstGit(t *testing.T) {
 				t.Errorf("ground truth: git moved a protected branch or changed its checkout: a bypass")
 			}
 		})
+	}
+}
+
+// fragments are the pieces FuzzAgainstGit builds commands from: safe to
+// run in a scratch world, and each able to move main or not.
+var fragments = []string{
+	"git commit --allow-empty -m x",
+	"git switch main",
+	"git switch -c topic",
+	"git checkout dev",
+	"git checkout -",
+	"cd ../../..",
+	"cd .claude/worktrees/feat",
+	"git push -f origin HEAD:main",
+	"git push origin HEAD",
+	"git push -f",
+	"git branch -f main HEAD",
+	"git reset --hard HEAD~1",
+	"echo x > README.md",
+	"echo x > notes.log",
+	"git stash",
+	"git merge --no-edit feat",
+	"export GIT_DIR=$PWD/.git",
+	"git update-ref refs/heads/main HEAD",
+	"git symbolic-ref HEAD refs/heads/main",
+	"git config alias.c 'commit --allow-empty -m y'",
+	"git c",
+	"git fetch -q origin",
+	"git rebase origin/main",
+	"true",
+	"false",
+}
+
+var joiners = []string{" && ", "; ", " || ", "\n"}
+
+var wrappers = []string{"", "env X=1 ", "command ", "timeout 20 ", "nice "}
+
+// FuzzAgainstGit generates commands from fragments, runs each through the
+// guard and for real in a scratch world, and fails on a bypass: git moved
+// main (here or on origin) or changed its checkout, and the guard allowed
+// it. (False blocks are not failures here; the table measures them.)
+func FuzzAgainstGit(f *testing.F) {
+	for _, seed := range [][]byte{{0, 0, 0}, {1, 2, 0, 0}, {3, 7, 0, 1}, {5, 0, 0, 0}, {2, 0, 1, 0, 0, 3, 1}, {19, 0, 0, 0}, {16, 1, 0, 0}, {20, 3, 21}} {
+		f.Add(seed)
+	}
+	gittest.Isolate(f)
+	f.Setenv("HOME", f.TempDir())
+	f.Fuzz(func(t *testing.T, choice []byte) {
+		if len(choice) < 2 {
+			return
+		}
+		rootOn := "main"
+		if choice[0]&1 == 1 {
+			rootOn = "dev"
+		}
+		inFeat := choice[0]&2 == 2
+		var b strings.Builder
+		for i := 1; i+1 < len(choice) && i < 10; i += 2 {
+			if i > 1 {
+				b.WriteString(joiners[int(choice[i])%len(joiners)])
+			}
+			b.WriteString(wrappers[int(choice[i+1])>>4%len(wrappers)])
+			b.WriteString(fragments[int(choice[i+1])%len(fragments)])
+		}
+		if len(choice)%2 == 0 {
+			b.WriteString(" && " + fragments[int(choice[len(choice)-1])%len(fragments)])
+		}
+		command := b.String()
+		s := newScratch(t, rootOn)
+		dir := s.root
+		if inFeat {
+			dir = s.feat
+		}
+		denied, out := s.decide(t, dir, command)
+		if s.moves(t, dir, command) && !denied {
+			t.Errorf("bypass: %q in %s (main checkout on %s) moved main or changed its checkout, and the guard allowed it\n%s", command, dir, rootOn, out)
+		}
+	})
+}
+
+// BenchmarkCheck is the decision on a typical command in a real checkout:
+// the analysis, the repository's HEAD, the effects.
+func BenchmarkCheck(b *testing.B) {
+	root := gittest.Repo(b, nil)
+	in := branchguard.Input{Command: "cd " + root + " && go test ./... 2>&1 | tail -n 40 && git add -A && git commit -m \"$(cat <<'EOF'\nfix: handle it\nEOF\n)\" && git push origin HEAD", Dir: root, Protect: []string{"main", "master"}}
+	for b.Loop() {
+		if _, err := branchguard.Check(in); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
