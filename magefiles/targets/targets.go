@@ -14,11 +14,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/magefile/mage/mg"
 
 	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -36,8 +38,13 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
-func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(hook.Main(ctx, event, deref(harness), handlers(), lifecycleHandlers(), os.Args))
+func answer(ctx context.Context, event string, name *string) {
+	h, ok := harness.Lookup(deref(name))
+	if !ok {
+		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use %s\n", deref(name), strings.Join(harness.Names(), ", "))
+		os.Exit(hook.ExitBlock)
+	}
+	os.Exit(hook.Main(ctx, event, h, handlers(), lifecycleHandlers(), os.Args))
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

@@ -1,6 +1,8 @@
 // Package doctor checks that what runs is what is declared: the
-// .toolingrc, the tools, the hook binary, and every hook entry in every
-// Claude Code settings file of the checkout.
+// .toolingrc, the tools, the hook binary, every hook entry in every
+// Claude Code settings file of the checkout, and each other harness's
+// configuration (its entries, the switches that turn its hooks off, and
+// for Codex whether the user has trusted them).
 //
 // Each check is a line: ok, problem or skip, a name and a detail. A
 // problem fails the run (exit 1), so CI can gate on `go tool mage doctor`.
@@ -22,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -231,12 +234,40 @@ func (d *doctor) checkSettings() {
 		}
 		files = append(files, scopeFile{s, path, hooks})
 	}
-	d.checkEntries(files)
+	wired := d.checkHarnesses()
+	claude := false
+	for _, f := range files {
+		claude = claude || d.holdsOurs(f)
+	}
+	if !claude && len(wired) > 0 {
+		// A checkout may wire only other agents: Claude Code's entries are
+		// then not expected.
+		d.add(Skip, "hooks claude", "", "no Claude Code settings file holds magehook entries; this checkout wires %s", strings.Join(wired, ", "))
+	} else {
+		d.checkEntries(files)
+	}
 	for _, f := range files {
 		d.checkFile(f)
 	}
 	d.checkManaged()
-	d.checkHarnesses()
+}
+
+// holdsOurs reports whether a settings file holds an entry of ours.
+func (d *doctor) holdsOurs(f scopeFile) bool {
+	if f.hooks == nil {
+		return false
+	}
+	own := d.owner(f)
+	for _, m := range f.hooks.Members {
+		if len(ours(f.hooks, m.Key, own)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doctor) owner(f scopeFile) settings.Owner {
+	return settings.Installer{Config: d.cfg, Scope: f.scope, Home: d.Home}.Owner()
 }
 
 // ManagedSettings is where Linux keeps Claude Code's managed settings.
@@ -261,14 +292,17 @@ func (d *doctor) checkManaged() {
 }
 
 // checkHarnesses compares each other harness's configuration, when the
-// checkout has one, with what hook:install -harness writes.
-func (d *doctor) checkHarnesses() {
+// checkout has one, with what hook:install -harness writes, and reports
+// the harness's own switches that keep the hooks from running. It returns
+// the harnesses that hold entries of ours.
+func (d *doctor) checkHarnesses() []string {
 	root := d.cfg.Root()
-	for _, h := range hook.Harnesses() {
-		if h.Name == "claude" {
+	var wired []string
+	for _, h := range harness.All() {
+		if h.IsClaude() {
 			continue
 		}
-		path := filepath.Join(root, settings.HarnessFile(h.Name))
+		path := filepath.Join(root, settings.HarnessFile(h))
 		check := "harness " + h.Name
 		data, err := os.ReadFile(path)
 		if os.IsNotExist(err) {
@@ -279,11 +313,12 @@ func (d *doctor) checkHarnesses() {
 			d.add(Problem, check, path, "%v", err)
 			continue
 		}
-		if h.Name == "opencode" {
+		if h.Layout == harness.Plugin {
 			bin, _ := d.cfg.Get(toolingrc.KeyHookBinary)
 			if drift := settings.OpenCodeDrift(data, bin.String()); drift != "" {
-				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=opencode", path, drift)
+				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=%s", path, drift, h.Name)
 			} else {
+				wired = append(wired, h.Name)
 				d.add(OK, check, path, "%s is the plugin install writes", path)
 			}
 			continue
@@ -293,10 +328,14 @@ func (d *doctor) checkHarnesses() {
 			d.add(Problem, check, path, "%v", err)
 			continue
 		}
-		got, err := settings.OwnedEntries(data, h)
+		in := settings.Installer{Config: d.cfg, Harness: h}
+		got, err := settings.OwnedEntries(data, h, in.Owner())
 		if err != nil {
 			d.add(Problem, check, path, "%s: %v", path, err)
 			continue
+		}
+		if len(got) > 0 {
+			wired = append(wired, h.Name)
 		}
 		var problems []string
 		for _, w := range want {
@@ -320,9 +359,36 @@ func (d *doctor) checkHarnesses() {
 			}
 		}
 		if len(problems) > 0 {
-			d.add(Problem, check, path, "%s differs from hook install -harness=%s: %s", path, h.Name, strings.Join(problems, "; "))
+			d.add(Problem, check, path, "%s differs from hook install -harness=%s: %s; run go tool mage hook:install -harness=%s", path, h.Name, strings.Join(problems, "; "), h.Name)
 		} else {
 			d.add(OK, check, path, "%d entries installed", len(want))
+		}
+		d.checkSwitches(h, path, data)
+		if h.Name == "codex" && len(got) > 0 {
+			d.checkCodexTrust(path, got)
+		}
+	}
+	return wired
+}
+
+// checkSwitches reports a harness's own setting that turns its hooks off.
+func (d *doctor) checkSwitches(h *harness.Harness, path string, data []byte) {
+	if h.Name != "gemini" {
+		return
+	}
+	tree, err := settings.Parse(data)
+	if err != nil {
+		return
+	}
+	top, _ := tree.(*settings.Object)
+	if top == nil {
+		return
+	}
+	if hc, ok := top.Get("hooksConfig"); ok {
+		if o, ok := hc.(*settings.Object); ok {
+			if v, _ := o.Get("enabled"); v == false {
+				d.add(Problem, "harness gemini", path, "%s sets hooksConfig.enabled to false: Gemini CLI runs no hook, the gates included", path)
+			}
 		}
 	}
 }
@@ -330,7 +396,6 @@ func (d *doctor) checkHarnesses() {
 // checkEntries compares, event by event, what install would write with
 // what the settings hold.
 func (d *doctor) checkEntries(files []scopeFile) {
-	root := d.cfg.Root()
 	declared := map[string]bool{}
 	expected := map[settings.Scope]map[string]settings.Entry{}
 	for _, s := range settings.Scopes {
@@ -355,7 +420,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 		var file string
 		for _, f := range files {
 			want := expected[f.scope][event]
-			for _, got := range ours(f.hooks, event, root) {
+			for _, got := range ours(f.hooks, event, d.owner(f)) {
 				if got == want {
 					installedIn = append(installedIn, string(f.scope))
 				} else {
@@ -379,7 +444,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 			continue
 		}
 		for _, m := range f.hooks.Members {
-			if !declared[m.Key] && len(ours(f.hooks, m.Key, root)) > 0 {
+			if !declared[m.Key] && len(ours(f.hooks, m.Key, d.owner(f))) > 0 {
 				d.add(Problem, "hook "+m.Key, f.path, "installed in %s, but no enabled handler answers it; run go tool mage hook:install", f.scope)
 			}
 		}
@@ -387,7 +452,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 }
 
 // ours returns magehook's entries of one event in a settings hooks object.
-func ours(hooks *settings.Object, event string, root string) []settings.Entry {
+func ours(hooks *settings.Object, event string, own settings.Owner) []settings.Entry {
 	if hooks == nil {
 		return nil
 	}
@@ -402,7 +467,7 @@ func ours(hooks *settings.Object, event string, root string) []settings.Entry {
 		items, _ := hs.([]any)
 		for _, h := range items {
 			obj, ok := h.(*settings.Object)
-			if !ok || !settings.IsOurs(obj, root) {
+			if !ok || !own.Owns(obj) {
 				continue
 			}
 			e := settings.Entry{Event: event, Native: event, Matcher: m}

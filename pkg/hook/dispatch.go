@@ -48,7 +48,7 @@ type Dispatcher struct {
 	// Cap is the payload size limit; 0 means payload.DefaultCap.
 	Cap int64
 	// Harness is the agent whose payload comes in and whose dialect goes
-	// out; the zero value is Claude Code.
+	// out; nil is Claude Code.
 	Harness Harness
 }
 
@@ -155,7 +155,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
 		return d.failClosed(ev, reason)
 	}
-	return d.write(RenderFor(ev, merged, d.Harness))
+	return d.write(d.Harness.Render(ev, merged))
 }
 
 // decode reads the payload and maps a harness's shape onto Claude Code's.
@@ -164,10 +164,8 @@ func (d *Dispatcher) decode(ev Event) (*payload.Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.Harness.Name != "" && d.Harness.Name != "claude" {
-		if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
-			return nil, err
-		}
+	if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
+		return nil, err
 	}
 	return payload.Parse(data)
 }
@@ -191,8 +189,8 @@ func (d *Dispatcher) defaults() {
 	if d.Stderr == nil {
 		d.Stderr = io.Discard
 	}
-	if d.Harness.Name == "" {
-		d.Harness, _ = LookupHarness("claude")
+	if d.Harness == nil {
+		d.Harness = ClaudeCode
 	}
 }
 
@@ -284,7 +282,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
-	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
+	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr, Harness: d.Harness,
 		Merged: merged, FailedGates: append([]string(nil), failed...)})
 }
 
@@ -319,7 +317,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, perr error) int
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(RenderFor(ev, Deny(reason), d.Harness))
+		return d.write(d.Harness.Render(ev, Deny(reason)))
 	}
 	fmt.Fprintln(d.Stderr, reason)
 	return ExitBlock

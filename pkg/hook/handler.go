@@ -74,11 +74,28 @@ type Call struct {
 	Now func() time.Time
 	// Stderr takes diagnostics.
 	Stderr io.Writer
+	// Harness is the agent that fired the event (nil in calls built by
+	// hand: Claude Code). Text a handler writes for the model names that
+	// agent's commands (see WorktreeAdvice).
+	Harness Harness
 	// Merged is, for a Late handler, what the other handlers answered
 	// together; FailedGates names the gatekeepers among them that failed
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+}
+
+// WorktreeAdvice is how the model in the session should move its work to
+// a worktree of its own, in the words of the harness in use.
+func (c *Call) WorktreeAdvice() string {
+	h := c.Harness
+	if h == nil {
+		h = ClaudeCode
+	}
+	if cmd := h.WorktreeCommand(); cmd != "" {
+		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+	}
+	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
 }
 
 // StateDir returns the absolute state directory (state.dir).

@@ -15,15 +15,11 @@ const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 // Main answers one event in the running process: it refuses arguments
 // after the target (exit 2), then dispatches the process's stdin to the
 // builtin and enabled handlers and returns the exit code. args is os.Args.
-func Main(ctx context.Context, event, harness string, handlers, builtin []Handler, args []string) int {
+// h is the harness that runs the hook (nil: Claude Code).
+func Main(ctx context.Context, event string, h Harness, handlers, builtin []Handler, args []string) int {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
-		return ExitBlock
-	}
-	h, ok := LookupHarness(harness)
-	if !ok {
-		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
 		return ExitBlock
 	}
 	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {

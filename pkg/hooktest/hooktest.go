@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	harnesspkg "github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 )
@@ -192,7 +193,7 @@ func RunBytes(t testing.TB, handlers []hook.Handler, event string, stdin []byte)
 // harness (-harness=name).
 func RunHarness(t testing.TB, handlers []hook.Handler, harness, event string, stdin []byte) Outcome {
 	t.Helper()
-	h, ok := hook.LookupHarness(harness)
+	h, ok := harnesspkg.Lookup(harness)
 	if !ok {
 		t.Fatalf("hooktest: no harness %q", harness)
 	}

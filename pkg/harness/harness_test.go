@@ -1,18 +1,19 @@
-package hook_test
+package harness_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 	"github.com/magehook/magehook/pkg/payload"
 )
 
-func normalize(t *testing.T, harness, fixture, event string) *payload.Payload {
+func normalize(t *testing.T, harness_, fixture, event string) *payload.Payload {
 	t.Helper()
-	h, _ := hook.LookupHarness(harness)
+	h, _ := harness.Lookup(harness_)
 	data, err := h.Normalize(hooktest.HarnessFixture(t, fixture, nil), event)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestDialects(t *testing.T) {
 	pre := hook.MustLookup("PreToolUse")
 	stop := hook.MustLookup("Stop")
 	start := hook.MustLookup("SessionStart")
-	h := func(name string) hook.Harness { x, _ := hook.LookupHarness(name); return x }
+	h := func(name string) *harness.Harness { x, _ := harness.Lookup(name); return x }
 	tests := []struct {
 		name   string
 		ev     hook.Event
@@ -90,7 +91,7 @@ func TestDialects(t *testing.T) {
 		{"copilot flat context", start, hook.Context("Monday"), "copilot", `{"additionalContext":"Monday"}`},
 	}
 	for _, tt := range tests {
-		a := hook.RenderFor(tt.ev, tt.r, h(tt.h))
+		a := h(tt.h).Render(tt.ev, tt.r)
 		if got := strings.TrimSuffix(string(a.Stdout), "\n"); got != tt.stdout {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.stdout)
 		}

@@ -1,0 +1,22 @@
+package harness
+
+import "github.com/magehook/magehook/pkg/hook"
+
+// opencode is OpenCode (verified against 1.18.33). It runs no hook
+// commands: install writes a plugin (.opencode/plugins/magehook.js, see
+// pkg/settings.OpenCodePlugin) that runs the hook binary on
+// tool.execute.before and tool.execute.after with a Claude Code shaped
+// payload it builds itself, so the payload passes through and answers are
+// Claude Code's.
+func opencode() Harness {
+	return Harness{
+		Name:     "opencode",
+		Client:   "OpenCode",
+		File:     ".opencode/plugins/magehook.js",
+		Layout:   Plugin,
+		Matchers: MatchClaude,
+		Trust:    "OpenCode loads every plugin in the project's .opencode/plugins at start, with no review.",
+		events:   func() []Name { return same("PreToolUse", "PostToolUse") },
+		render:   func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Claude) },
+	}
+}
