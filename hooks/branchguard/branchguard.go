@@ -50,8 +50,6 @@ var Handler = hook.Handler{
 	Run:     run,
 }
 
-const wayOut = "make the change in a worktree (claude --worktree, or go tool mage worktree:create <name>) on its own branch"
-
 func run(c *hook.Call) (hook.Result, error) {
 	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
 	if err != nil {
@@ -84,7 +82,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	}
 	if protected[repo.Branch] {
 		return hook.Deny(fmt.Sprintf("%s would change %s on the protected branch %s of %s; %s.",
-			p.ToolName, path, repo.Branch, repo.Root, wayOut)), nil
+			p.ToolName, path, repo.Branch, repo.Root, c.WorktreeAdvice())), nil
 	}
 	return hook.Result{}, nil
 }
@@ -127,5 +125,5 @@ func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
 	if len(reasons) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(strings.Join(reasons, "; ") + "; " + wayOut + "."), nil
+	return hook.Deny(strings.Join(reasons, "; ") + "; " + c.WorktreeAdvice() + "."), nil
 }
