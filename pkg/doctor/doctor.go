@@ -314,8 +314,12 @@ func (d *doctor) checkHarnesses() []string {
 			continue
 		}
 		if h.Layout == harness.Plugin {
-			bin, _ := d.cfg.Get(toolingrc.KeyHookBinary)
-			if drift := settings.OpenCodeDrift(data, bin.String()); drift != "" {
+			spec, err := settings.OpenCodeSpecFor(d.cfg, d.Handlers)
+			if err != nil {
+				d.add(Problem, check, path, "%v", err)
+				continue
+			}
+			if drift := settings.OpenCodeDrift(data, spec); drift != "" {
 				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=%s", path, drift, h.Name)
 			} else {
 				wired = append(wired, h.Name)

@@ -6,8 +6,9 @@ import "github.com/magehook/magehook/pkg/hook"
 // commands: install writes a plugin (.opencode/plugins/magehook.js, see
 // pkg/settings.OpenCodePlugin) that runs the hook binary on
 // tool.execute.before and tool.execute.after with a Claude Code shaped
-// payload it builds itself, so the payload passes through and answers are
-// Claude Code's.
+// payload it builds itself — but for apply_patch ({patchText}, which it
+// offers gpt-* models instead of edit and write), mapped here onto an
+// Edit of every file of the patch. Answers are Claude Code's.
 func opencode() Harness {
 	return Harness{
 		Name:     "opencode",
@@ -19,4 +20,11 @@ func opencode() Harness {
 		events:   func() []Name { return same("PreToolUse", "PostToolUse") },
 		render:   func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Claude) },
 	}
+}
+
+func normalizeOpenCode(h *Harness, m map[string]any, _ string) {
+	if name, _ := m["tool_name"].(string); name == "apply_patch" || name == "patch" {
+		patchInput(input(m))
+	}
+	h.commonTool(m)
 }

@@ -49,11 +49,11 @@ func (in Installer) Path() string {
 func (in Installer) Install() (Outcome, error) {
 	h := in.harness()
 	if h.Layout == harness.Plugin {
-		bin, err := in.Config.Get(toolingrc.KeyHookBinary)
+		spec, err := OpenCodeSpecFor(in.Config, in.Handlers)
 		if err != nil {
 			return Outcome{}, err
 		}
-		return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, bin.String(), true) })
+		return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, spec, true) })
 	}
 	var entries []Entry
 	var err error
@@ -77,7 +77,7 @@ func (in Installer) Uninstall() (Outcome, error) {
 		case old == nil:
 			return nil, nil
 		case h.Layout == harness.Plugin:
-			return EditOpenCodePlugin(old, "", false)
+			return EditOpenCodePlugin(old, OpenCodeSpec{}, false)
 		}
 		return Edit(old, h, in.owner(old), nil)
 	})
