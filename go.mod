@@ -8,7 +8,15 @@ require github.com/magefile/mage v1.17.2
 
 require github.com/google/renameio/v2 v2.0.2
 
-require mvdan.cc/sh/v3 v3.14.1
+require (
+	github.com/bitfield/script v0.25.2
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
+	github.com/itchyny/gojq v0.12.13 // indirect
+	github.com/itchyny/timefmt-go v0.1.5 // indirect
+)
 
 require (
 	github.com/rogpeppe/go-internal v1.16.0

@@ -7,9 +7,18 @@ package hooks
 import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
+	"github.com/magehook/magehook/hooks/devserver"
+	"github.com/magehook/magehook/hooks/docdrift"
+	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/lastpayload"
+	"github.com/magehook/magehook/hooks/ledger"
+	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
+	"github.com/magehook/magehook/hooks/stopreminder"
+	"github.com/magehook/magehook/hooks/subagentgate"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -22,5 +31,14 @@ func All() []hook.Handler {
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
+		contextfile.Handler,
+		docdrift.Handler,
+		docorphan.Handler,
+		ledger.Handler,
+		stopreminder.Handler,
+		notify.Handler,
+		lastpayload.Handler,
+		subagentgate.Handler,
+		devserver.Handler,
 	}
 }

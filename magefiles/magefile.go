@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
 
+	"github.com/magehook/magehook/internal/live"
 	//mage:import
 	"github.com/magehook/magehook/magefiles/targets"
 )
@@ -61,4 +63,33 @@ func Lint() error {
 		return err
 	}
 	return sh.RunV("sh", filepath.Join(root, ".ci", "lint"))
+}
+
+// Live runs the live contract suite: the pinned agent clients
+// (internal/live/clients.txt), offline, against a scripted model server.
+type Live mg.Namespace
+
+// Install installs every pinned client with npm into
+// ${MAGEHOOK_CLIENTS:-$HOME/.cache/magehook/clients}/<package>@<version>,
+// reusing what is already there.
+func (Live) Install(ctx context.Context) error {
+	cs, err := live.Clients()
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if err := live.Install(ctx, c, os.Stdout, os.Stderr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Test installs the pinned clients and runs the live suite
+// (go test ./internal/live/...) with every client present.
+func (l Live) Test(ctx context.Context) error {
+	if err := l.Install(ctx); err != nil {
+		return err
+	}
+	return sh.RunWithV(map[string]string{"MAGEHOOK_LIVE": "require"}, "go", "test", "-count=1", "./internal/live/...")
 }

@@ -31,7 +31,6 @@
 package auditlog
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"time"
 
@@ -105,30 +104,21 @@ func run(c *hook.Call) (hook.Result, error) {
 // Target is what a tool call acts on: the command, the file, the pattern,
 // the URL, or, for other tools, the input itself.
 func Target(p *payload.Payload) string {
-	var in struct {
-		Command      string `json:"command"`
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-		Pattern      string `json:"pattern"`
-		Path         string `json:"path"`
-		URL          string `json:"url"`
-		Query        string `json:"query"`
-		Description  string `json:"description"`
-	}
-	json.Unmarshal(p.ToolInput, &in)
-	for _, s := range []string{in.Command, in.FilePath, in.NotebookPath, in.URL, in.Query} {
-		if s != "" {
+	// One field at a time: decoding tool_input into a struct makes
+	// encoding/json build a reflection cache, on every tool call.
+	for _, f := range []string{"command", "file_path", "notebook_path", "url", "query"} {
+		if s, _ := p.InputString(f); s != "" {
 			return s
 		}
 	}
-	if in.Pattern != "" {
-		if in.Path != "" {
-			return in.Pattern + " in " + in.Path
+	if pattern, _ := p.InputString("pattern"); pattern != "" {
+		if path, _ := p.InputString("path"); path != "" {
+			return pattern + " in " + path
 		}
-		return in.Pattern
+		return pattern
 	}
-	if in.Description != "" {
-		return in.Description
+	if d, _ := p.InputString("description"); d != "" {
+		return d
 	}
 	return string(p.ToolInput)
 }

@@ -31,6 +31,7 @@ package branchguard
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -96,21 +97,32 @@ func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	invs, err := gitcmd.Analyze(command, c.Payload.CWD, home)
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
 	if err != nil {
-		return hook.Deny("branchguard cannot check this command: " + err.Error() + "; fix the syntax."), nil
+		return hook.Deny("branchguard cannot check this command: " + err.Error() + "."), nil
+	}
+	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
+		return hook.Deny("branchguard cannot check this command: " + a.SyntaxError.Error() + "; fix the syntax."), nil
 	}
 	var reasons []string
-	for _, inv := range invs {
-		if inv.DirUnknown {
-			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", inv.Op))
+	for _, cmd := range a.Commands {
+		g := cmd.Git
+		if g == nil || g.Help || g.Exits || (g.Sub != "commit" && g.Sub != "push") {
+			continue
+		}
+		dir := g.Dir
+		if g.WorkTree != "" && g.GitDir == "" {
+			dir = g.WorkTree
+		}
+		if g.DirDynamic != "" || g.GitDirDynamic != "" {
+			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", g.Sub))
 			continue
 		}
 		var repo gitrepo.Repo
-		if inv.GitDir != "" {
-			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		if g.GitDir != "" {
+			repo, err = gitrepo.Open(dir, g.GitDir)
 		} else {
-			repo, err = gitrepo.Find(inv.Dir)
+			repo, err = gitrepo.Find(dir)
 		}
 		if err == gitrepo.ErrNotRepo {
 			continue
@@ -119,7 +131,7 @@ func bash(c *hook.Call, protected map[string]bool) (hook.Result, error) {
 			return hook.Result{}, err
 		}
 		if protected[repo.Branch] {
-			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", inv.Op, repo.Branch, repo.Root))
+			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", g.Sub, repo.Branch, repo.Root))
 		}
 	}
 	if len(reasons) == 0 {

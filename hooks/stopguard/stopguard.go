@@ -87,37 +87,8 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Deny(why), nil
 }
 
-// Words splits a command line into words: whitespace separates, single
-// and double quotes group. There is no other shell syntax.
-func Words(s string) []string {
-	var words []string
-	var cur strings.Builder
-	in, quote := false, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteByte(c)
-		case c == '\'' || c == '"':
-			quote, in = c, true
-		case c == ' ' || c == '\t':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
-}
+// Words splits a command line into words (see proc.Words).
+func Words(s string) []string { return proc.Words(s) }
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -94,20 +94,7 @@ func Bare(t testing.TB, src string) string {
 // MAIN=<$MAIN> to bootstrap.out in its working directory.
 func MageRepo(t testing.TB, body string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	sum, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOWORK", "off")
-	return Repo(t, map[string]string{
-		"go.mod":     "module example.com/r\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire github.com/magefile/mage v1.17.2\n",
-		"go.sum":     string(sum),
-		".gitignore": "bootstrap.out\n*.marker\n",
-		".toolingrc": "worktree.base .claude/worktrees\n",
-		"magefiles/magefile.go": `//go:build mage
+	return MageRepoWith(t, `//go:build mage
 
 package main
 
@@ -124,8 +111,28 @@ var _ = time.Second
 func Bootstrap() error {
 	wd, _ := os.Getwd()
 	os.WriteFile(wd+"/bootstrap.out", []byte("MAIN="+os.Getenv("MAIN")), 0o644)
-` + body + `
+`+body+`
 }
-`,
+`)
+}
+
+// MageRepoWith makes a repository whose magefiles/magefile.go is
+// magefile, buildable offline from the module cache with go tool mage.
+func MageRepoWith(t testing.TB, magefile string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	sum, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	return Repo(t, map[string]string{
+		"go.mod":                "module example.com/r\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire github.com/magefile/mage v1.17.2\n",
+		"go.sum":                string(sum),
+		".gitignore":            "bootstrap.out\n*.marker\n",
+		".toolingrc":            "worktree.base .claude/worktrees\n",
+		"magefiles/magefile.go": magefile,
 	})
 }

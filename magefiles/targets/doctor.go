@@ -12,9 +12,11 @@ import (
 // the hook binary (present, executable, built from the current sources),
 // and every hook entry of every settings scope. One line per check; exit 1
 // on any problem. -json prints one JSON document instead. Under GitHub
-// Actions problems are also printed as ::error annotations.
-func Doctor(ctx context.Context, json *bool) {
-	r := doctor.Run(ctx, doctor.Options{Start: startDir(), Handlers: handlers()})
+// Actions problems are also printed as ::error annotations. In a checkout
+// with magefiles it also measures the hook binary's start-up cost against a
+// bare Go program (hook.startbudget, default 2x); -startup=false skips that.
+func Doctor(ctx context.Context, json *bool, startup *bool) {
+	r := doctor.Run(ctx, doctor.Options{Start: startDir(), Handlers: handlers(), SkipStartup: startup != nil && !*startup})
 	if json != nil && *json {
 		if err := doctor.WriteJSON(os.Stdout, r); err != nil {
 			fail(hook.ExitFail, err)

@@ -124,3 +124,13 @@ func (Hook) WorktreeCreate(ctx context.Context, harness *string) {
 func (Hook) WorktreeRemove(ctx context.Context, harness *string) {
 	answer(ctx, "WorktreeRemove", harness)
 }
+
+// PreModelSwitch answers the PreModelSwitch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PreModelSwitch(ctx context.Context, harness *string) {
+	answer(ctx, "PreModelSwitch", harness)
+}
+
+// PostModelSwitch answers the PostModelSwitch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+func (Hook) PostModelSwitch(ctx context.Context, harness *string) {
+	answer(ctx, "PostModelSwitch", harness)
+}

@@ -52,7 +52,13 @@ func reconcile(source string, runtime *string, prune, asJSON *bool, apply bool) 
 		plan, err = r.Plan()
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "magehook: warning: %v; the runtime file was left alone\n", err)
+		// A refusal is a failure (exit 1), and says so; it names the
+		// command that resumes once the file is fixed.
+		verb := "plan"
+		if apply {
+			verb = "apply"
+		}
+		fmt.Fprintf(os.Stderr, "magehook: error: %v; the runtime file was left alone: fix it, then run mage hook:%s %s again\n", err, verb, source)
 		os.Exit(hook.ExitFail)
 	}
 	settings.SortChanges(plan.Changes)

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	harnesspkg "github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -28,6 +28,7 @@ import (
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
+	warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
@@ -36,9 +37,11 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 	switch {
 	case ins[0].DryRun:
 	case buildinfo.HasMagefiles(root):
+		fmt.Fprintf(os.Stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
 		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
 			fail(hook.ExitFail, err)
 		}
+		fmt.Fprintf(os.Stderr, "magehook: built %s\n", bin.Abs())
 	default:
 		if _, err := os.Stat(bin.Abs()); err != nil {
 			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
@@ -78,6 +81,9 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 			fmt.Fprintf(os.Stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
 		}
 	}
+	if !ins[0].DryRun {
+		defer fmt.Fprintln(os.Stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	}
 	if githook != nil && *githook && !ins[0].DryRun {
 		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
 		if err != nil {
@@ -108,6 +114,7 @@ func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook 
 
 // installers resolves the options: one installer per harness named.
 func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
+	hs0 := checkedHandlers()
 	cfg, err := toolingrc.Discover(startDir())
 	if err != nil {
 		fail(hook.ExitConfig, err)
@@ -132,7 +139,7 @@ func installers(scope *string, dryrun *bool, harness *string) []settings.Install
 		if !h.IsClaude() && s != settings.Project {
 			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h)))
 		}
-		out = append(out, settings.Installer{Config: cfg, Handlers: handlers(), Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
+		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}
 	return out
 }
@@ -147,7 +154,12 @@ func report(out settings.Outcome, err error, dryRun bool) {
 		fail(code, err)
 	}
 	switch {
+	case dryRun && out.Reformatted && out.Diff == "":
+		fmt.Fprintf(os.Stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
 	case dryRun && out.Changed:
+		if out.Reformatted {
+			fmt.Fprintf(os.Stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
+		}
 		fmt.Print(out.Diff)
 	case !out.Changed:
 		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)
@@ -165,32 +177,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// Replay runs a payload file through this checkout's enabled hooks as
-// Claude Code would, and prints the exit code, the decision, and what
-// would reach the model and the user. The event is the payload's
-// hook_event_name unless -event names one. The lifecycle (library pages,
-// worktrees) only runs with -lifecycle, since it has side effects.
-func (Hook) Replay(ctx context.Context, file string, event *string, lifecycle *bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fail(hook.ExitFail, err)
-	}
-	name := deref(event)
-	if name == "" {
-		p, err := payload.Parse(data)
-		if err != nil || p.HookEventName == "" {
-			fail(hook.ExitBlock, fmt.Errorf("%s: no hook_event_name to replay (%v); pass -event=<Event>", file, err))
-		}
-		name = p.HookEventName
-	}
-	if _, ok := hook.Lookup(name); !ok {
-		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
-	}
-	d := &hook.Dispatcher{Handlers: handlers()}
-	if lifecycle != nil && *lifecycle {
-		d.Builtin = lifecycleHandlers()
-	}
-	hook.RunReplay(ctx, d, name, data).Write(os.Stdout)
 }

@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/magefile/mage/mg"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
+	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -36,15 +36,33 @@ var Local []hook.Handler
 
 func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 
+// checkedHandlers is handlers() after the whole set (builtin ones included)
+// is validated: install and list refuse a set that cannot work, naming the
+// handler (exit 3), as dispatch does.
+func checkedHandlers() []hook.Handler {
+	hs := handlers()
+	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
+		fail(hook.ExitConfig, err)
+	}
+	return hs
+}
+
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
-func answer(ctx context.Context, event string, name *string) {
-	h, ok := harness.Lookup(deref(name))
-	if !ok {
-		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use %s\n", deref(name), strings.Join(harness.Names(), ", "))
-		os.Exit(hook.ExitBlock)
+func answer(ctx context.Context, event string, harness *string) {
+	os.Exit(resume(ctx, event, harness))
+}
+
+// hookSet is what the hook binary answers with: the catalogue and the
+// repository's own handlers (local; the catalogue alone before package
+// main's init has run), the builtin ones, and the check for installed
+// entries.
+func hookSet(local bool) hook.Set {
+	hs := hooks.All()
+	if local {
+		hs = handlers()
 	}
-	os.Exit(hook.Main(ctx, event, h, handlers(), lifecycleHandlers(), os.Args))
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
@@ -52,6 +70,7 @@ func answer(ctx context.Context, event string, name *string) {
 func (Hook) List() {
 	var enabled map[string]bool
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
+		warnUnknown(cfg)
 		if v, err := cfg.Get(toolingrc.KeyHookEnable); err == nil {
 			enabled = map[string]bool{}
 			for _, name := range v.Values {
@@ -59,7 +78,7 @@ func (Hook) List() {
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, handlers(), enabled); err != nil {
+	if err := hook.List(os.Stdout, checkedHandlers(), enabled); err != nil {
 		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
 		os.Exit(hook.ExitFail)
 	}
@@ -96,6 +115,14 @@ func startDir() string {
 		return root
 	}
 	return "."
+}
+
+// warnUnknown prints a line for every key in magehook's prefixes that
+// magehook does not read (a typo), with the key it most likely means.
+func warnUnknown(cfg *toolingrc.Config) {
+	for _, u := range cfg.Unknowns() {
+		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
+	}
 }
 
 func fail(code int, err error) {

@@ -33,7 +33,7 @@ func manager() worktree.Manager {
 // name from the local HEAD, runs the worktree's bootstrap target, and
 // prints the path as the only line of stdout. A worktree that exists is
 // bootstrapped again. After a failure or an interrupt everything the
-// create made is removed.
+// create made is removed. Run it from the main checkout.
 func (Worktree) Create(ctx context.Context, name string) {
 	path, err := manager().Create(ctx, name)
 	if err != nil {
@@ -43,9 +43,10 @@ func (Worktree) Create(ctx context.Context, name string) {
 }
 
 // Remove removes the worktree name, its branch and its empty parent
-// directories, refusing (and naming each cause) when it holds uncommitted
-// changes or commits no remote holds; -force (or worktree:remove force
-// <name>) removes it anyway.
+// directories, and the debris of a killed create, refusing (and naming
+// each cause) when it holds work at risk: uncommitted changes, commits
+// neither a remote nor the main checkout's branch holds. -force (or
+// worktree:remove force <name>) removes it anyway.
 func (Worktree) Remove(ctx context.Context, name string, force *bool) {
 	forced := force != nil && *force
 	if extra := hook.ExtraArgs(os.Args, "worktree:remove"); name == "force" && len(extra) == 2 {
@@ -58,17 +59,32 @@ func (Worktree) Remove(ctx context.Context, name string, force *bool) {
 }
 
 // List prints one line per worktree: name, age in days, and "clean" or
-// what would stop its removal.
+// what would stop its removal; then the ones worktree:prune would remove.
 func (Worktree) List(ctx context.Context) {
 	if err := manager().List(ctx, os.Stdout); err != nil {
 		fail(hook.ExitFail, err)
 	}
 }
 
+// Prune removes every worktree magehook made that holds no work at risk,
+// naming on stderr each one it keeps and why, and prints the names it
+// removed. -dryrun says what it would remove and changes nothing.
+func (Worktree) Prune(ctx context.Context, dryrun *bool) {
+	removed, err := manager().Prune(ctx, dryrun != nil && *dryrun)
+	if err != nil {
+		fail(hook.ExitFail, err)
+	}
+	for _, name := range removed {
+		fmt.Println(name)
+	}
+}
+
 // Clone copies gitignored paths (given after the target: worktree:clone
-// <path>...) of the main checkout into the current worktree, without
-// network: a repository becomes a local clone with the source's origin, a
-// file keeps its mode, an existing destination is kept.
+// <path>...) of the main checkout (MAGEHOOK_ROOT when set, else the main
+// checkout of the current worktree) into the current worktree, without
+// network: a repository becomes a local clone with the source's origin
+// and its .env files, a file keeps its mode, an existing destination is
+// kept, an absent path is skipped with a message.
 func (Worktree) Clone(ctx context.Context) {
 	paths := hook.ExtraArgs(os.Args, "worktree:clone")
 	if len(paths) == 0 {
@@ -78,7 +94,15 @@ func (Worktree) Clone(ctx context.Context) {
 	if err != nil {
 		fail(hook.ExitFail, err)
 	}
-	if err := worktree.Clone(ctx, wd, paths, os.Stderr); err != nil {
+	main := ""
+	if root := os.Getenv(toolingrc.RootEnv); root != "" {
+		cfg, err := toolingrc.Discover(root)
+		if err != nil {
+			fail(hook.ExitConfig, err)
+		}
+		main = cfg.Root()
+	}
+	if err := worktree.Clone(ctx, wd, main, paths, os.Stderr); err != nil {
 		fail(hook.ExitFail, err)
 	}
 	os.Exit(hook.ExitOK) // the paths must not reach Mage as targets

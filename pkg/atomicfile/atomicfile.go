@@ -5,7 +5,10 @@
 // Windows, where the same steps use os.CreateTemp and os.Rename.
 package atomicfile
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
 // Pending is a file being written; Replace puts it in place, Cleanup
 // removes it when it is abandoned.
@@ -38,3 +41,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	}
 	return nil
 }
+
+// ErrNoExchange is Exchange's answer where the system cannot swap two
+// files in one step.
+var ErrNoExchange = errors.New("atomic exchange of two files is not supported here")

@@ -11,8 +11,8 @@ import (
 )
 
 // Ensure makes sure the hook binary out (relative to root) exists, and
-// with fresh also that it was built from root's current sources, building
-// it when it is not. Parallel callers (the hook processes of one tool
+// with fresh also that a binary Build stamped was built from root's
+// current sources, building it when it is not. Parallel callers (the hook processes of one tool
 // call, one per harness entry) serialise on a lock next to the binary; the
 // first builds, the others wait for it and find the binary in place. A
 // build that cannot finish before ctx's deadline is stopped and reported.
@@ -54,7 +54,9 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 	why := "it does not exist"
 	if present {
 		built, _ := BinarySource(out)
-		if built == hash {
+		if built == hash || built == "" {
+			// Current, or not made by Build (no stamp): a binary someone
+			// put there on purpose is not replaced; the doctor reports it.
 			return out, nil
 		}
 		why = "it is older than its sources"

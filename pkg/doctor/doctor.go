@@ -26,6 +26,7 @@ import (
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/jsontree"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -47,6 +48,8 @@ type Line struct {
 	Detail string `json:"detail"`
 	// File is the file the check is about, when there is one.
 	File string `json:"file,omitempty"`
+	// cause groups problems one fix mends (the report folds them).
+	cause string
 }
 
 // Report is a doctor run.
@@ -80,6 +83,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// SkipStale skips the binary's staleness check (it runs go list).
 	SkipStale bool
+	// SkipStartup skips the measure of the binary's start-up cost (it
+	// runs the binary and a floor program StartupRounds times each).
+	SkipStartup bool
 }
 
 type doctor struct {
@@ -107,11 +113,16 @@ func Run(ctx context.Context, opt Options) Report {
 	d.checkToolingrc()
 	d.checkTools()
 	if d.cfg == nil {
-		return d.r
+		return d.folded()
 	}
 	d.checkBinary(ctx)
+	if v, err := d.cfg.Get(toolingrc.KeyHookBinary); err == nil {
+		if st, err := os.Stat(v.Abs()); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			d.checkStartup(ctx, v.Abs())
+		}
+	}
 	d.checkSettings()
-	return d.r
+	return d.folded()
 }
 
 func (d *doctor) checkToolingrc() {
@@ -124,6 +135,9 @@ func (d *doctor) checkToolingrc() {
 	if err := cfg.Validate(); err != nil {
 		d.add(Problem, "toolingrc", file, "%v", err)
 		return
+	}
+	for _, u := range cfg.Unknowns() {
+		d.add(Problem, "toolingrc", u.File, "%s", u)
 	}
 	v, _ := cfg.Get(toolingrc.KeyHookEnable)
 	for _, name := range v.Values {
@@ -170,7 +184,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 	info, err := os.Stat(bin)
 	switch {
 	case err != nil:
-		d.add(Problem, "binary", bin, "%s does not exist; run go tool mage hook:build", bin)
+		d.addCause(bin+" does not exist", Problem, "binary", bin, "%s does not exist; run go tool mage hook:build", bin)
 		return
 	case info.IsDir() || info.Mode().Perm()&0o111 == 0:
 		d.add(Problem, "binary", bin, "%s is not an executable file", bin)
@@ -206,7 +220,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 type scopeFile struct {
 	scope settings.Scope
 	path  string
-	hooks *settings.Object
+	hooks *jsontree.Object
 }
 
 func (d *doctor) checkSettings() {
@@ -456,7 +470,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 }
 
 // ours returns magehook's entries of one event in a settings hooks object.
-func ours(hooks *settings.Object, event string, own settings.Owner) []settings.Entry {
+func ours(hooks *jsontree.Object, event string, own settings.Owner) []settings.Entry {
 	if hooks == nil {
 		return nil
 	}
@@ -464,13 +478,13 @@ func ours(hooks *settings.Object, event string, own settings.Owner) []settings.E
 	groups, _ := list.([]any)
 	var out []settings.Entry
 	for _, g := range groups {
-		group := g.(*settings.Object)
+		group := g.(*jsontree.Object)
 		matcher, _ := group.Get("matcher")
 		m, _ := matcher.(string)
 		hs, _ := group.Get("hooks")
 		items, _ := hs.([]any)
 		for _, h := range items {
-			obj, ok := h.(*settings.Object)
+			obj, ok := h.(*jsontree.Object)
 			if !ok || !own.Owns(obj) {
 				continue
 			}
@@ -515,13 +529,14 @@ func (d *doctor) checkFile(f scopeFile) {
 		return
 	}
 	root := d.cfg.Root()
+	own := d.owner(f)
 	for _, m := range f.hooks.Members {
 		where := fmt.Sprintf("%s %s", f.scope, m.Key)
 		if _, known := hook.Lookup(m.Key); !known {
 			d.add(Problem, "event "+m.Key, f.path, "%s: %q is not a hook event; event names are PascalCase, e.g. PreToolUse", f.path, m.Key)
 		}
 		for i, g := range m.Value.([]any) {
-			group := g.(*settings.Object)
+			group := g.(*jsontree.Object)
 			if mv, ok := group.Get("matcher"); ok {
 				ms, isStr := mv.(string)
 				if !isStr {
@@ -533,7 +548,7 @@ func (d *doctor) checkFile(f scopeFile) {
 			hs, _ := group.Get("hooks")
 			items, _ := hs.([]any)
 			for j, h := range items {
-				obj, ok := h.(*settings.Object)
+				obj, ok := h.(*jsontree.Object)
 				if !ok {
 					d.add(Problem, "command "+m.Key, f.path, "%s[%d].hooks[%d] is not an object", where, i, j)
 					continue
@@ -546,7 +561,7 @@ func (d *doctor) checkFile(f scopeFile) {
 						d.add(Problem, "timeout SessionEnd", f.path, "%s[%d].hooks[%d] has no timeout, so it shares SessionEnd's 1.5 s budget; set \"timeout\"", where, i, j)
 					}
 				}
-				d.checkCommand(f.path, where, obj, root)
+				d.checkCommand(f.path, where, obj, root, own)
 			}
 		}
 	}
@@ -575,11 +590,21 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 })
 
-func (d *doctor) checkCommand(file, where string, obj *settings.Object, root string) {
+func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string, own settings.Owner) {
 	cv, _ := obj.Get("command")
 	cmd, _ := cv.(string)
 	if strings.TrimSpace(cmd) == "" {
 		d.add(Problem, "command", file, "%s: a command handler without a command", where)
+		return
+	}
+	if bin, ok := own.Binary(cmd); ok && strings.Contains(cmd, harness.EnsurePackage) {
+		// Our command builds a missing binary on first need: the first
+		// call then waits for the build, and fails where Go cannot build.
+		if _, problem := d.resolve(bin); problem != "" {
+			d.addCause(problem, Problem, "command", file, "%s: %s; the first hook call will try to build it (and block tool calls if it cannot); run go tool mage hook:build", where, problem)
+			return
+		}
+		d.add(OK, "command", file, "%s: %s", where, bin)
 		return
 	}
 	words := settings.ShellWords(cmd)
@@ -610,7 +635,7 @@ func (d *doctor) checkCommand(file, where string, obj *settings.Object, root str
 	}
 	path, problem := d.resolve(exe)
 	if problem != "" {
-		d.add(Problem, "command", file, "%s: %s: %s; the hook cannot run (a missing hook exits 127, which Claude Code does not treat as blocking, so a gate would be silently off)", where, cmd, problem)
+		d.addCause(problem, Problem, "command", file, "%s: %s: %s; the hook cannot run (a missing hook exits 127, which Claude Code does not treat as blocking, so a gate would be silently off)", where, cmd, problem)
 		return
 	}
 	if isInterpreter(filepath.Base(exe)) && len(words) > 1 && !strings.HasPrefix(words[1], "-") {

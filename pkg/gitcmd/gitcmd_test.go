@@ -1,6 +1,8 @@
 package gitcmd_test
 
 import (
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,7 +40,7 @@ var table = []struct {
 	{`git --work-tree=/w commit`, "commit@/w"},
 	{`git --namespace foo push`, "push@/repo"},
 	{`git --literal-pathspecs --no-optional-locks commit`, "commit@/repo"},
-	{`git -C "$dir" commit`, "commit@/repo?"},
+	{`git -C "$dir" commit`, "commit@?"},
 	{`git -c alias.ci=commit ci -m x`, "commit@/repo"},
 	{`git -c 'alias.sync=!git push' sync`, "push@/repo"},
 	{`git -c alias.st=status st`, ""},
@@ -103,10 +105,10 @@ var table = []struct {
 	// Control flow.
 	{`if git diff --quiet; then echo clean; else git commit -am x; fi`, "commit@/repo"},
 	{`if true; then git push; fi`, "push@/repo"},
-	{`for r in a b; do git -C $r push; done`, "push@/repo?"},
+	{`for r in a b; do git -C $r push; done`, "push@/repo/a,push@/repo/b,push@/repo/b"},
 	{`for f in *.go; do gofmt -w $f; done && git commit -am fmt`, "commit@/repo"},
-	{`while true; do git push && break; done`, "push@/repo"},
-	{`until git push; do sleep 1; done`, "push@/repo"},
+	{`while true; do git push && break; done`, "push@/repo,push@/repo"},
+	{`until git push; do sleep 1; done`, "push@/repo,push@/repo"},
 	{`case $x in y) git commit ;; esac`, "commit@/repo"},
 	{`[[ -n $x ]] && git push`, "push@/repo"},
 	{`test -f x && git commit`, "commit@/repo"},
@@ -159,19 +161,20 @@ var table = []struct {
 	// Directories.
 	{`cd /other && git commit`, "commit@/other"},
 	{`cd sub; git push`, "push@/repo/sub"},
+	{`cd new.d; git push`, "push@?"}, // the cd may fail,
 	{`cd /a && cd b && git push`, "push@/a/b"},
 	{`(cd /other && git push) && git commit`, "push@/other,commit@/repo"},
 	{`cd /other | git push`, "push@/repo"},
-	{`cd "$WORKTREE" && git commit`, "commit@/repo?"},
+	{`cd "$WORKTREE" && git commit`, "commit@?"},
 	{`cd && git push`, "push@/home/u"},
 	{`cd ~/proj && git push`, "push@/home/u/proj"},
-	{`cd - && git push`, "push@/repo?"},
-	{`pushd /x && git commit && popd && git push`, "commit@/x,push@/x?"},
+	{`cd - && git push`, "push@?"},
+	{`pushd /x && git commit && popd && git push`, "commit@/x,push@/repo"},
 	{`cd /x & git push`, "push@/repo"},
 	{`git -C ../sibling push`, "push@/sibling"},
-	{`ls | xargs -I{} git -C {} push`, "push@/repo/{}?"},
+	{`ls | xargs -I{} git -C {} push`, "push@?"},
 	{`find . -name x -exec git commit -m y \;`, "commit@/repo"},
-	{`find . -type d -execdir git push \;`, "push@/repo?"},
+	{`find . -type d -execdir git push \;`, "push@?"},
 	{`find . -name '*.go' -exec gofmt -l {} +`, ""},
 	{`function git() { echo; }; git status`, ""},
 
@@ -187,8 +190,45 @@ var table = []struct {
 	// GIT_DIR and GIT_WORK_TREE.
 	{`GIT_WORK_TREE=/w git commit`, "commit@/w"},
 	{`export GIT_WORK_TREE=/w; git push`, "push@/w"},
-	{`GIT_DIR="$D" git commit`, "commit@/repo?"},
+	{`GIT_DIR="$D" git commit`, "commit@?"},
 	{`GIT_WORK_TREE=/w true; git push`, "push@/repo"},
+}
+
+// fakeFS: every path whose base name has no dot is a directory.
+type dirInfo struct{ fs.FileInfo }
+
+func (dirInfo) IsDir() bool { return true }
+
+func fakeStat(p string) (fs.FileInfo, error) {
+	if strings.Contains(filepath.Base(p), ".") {
+		return nil, fs.ErrNotExist
+	}
+	return dirInfo{}, nil
+}
+
+func testOptions() gitcmd.Options {
+	return gitcmd.Options{Dir: "/repo", Home: "/home/u", Stat: fakeStat, Getenv: func(string) string { return "" }}
+}
+
+// gitOps is the table's view of an analysis: every git commit and push,
+// as op@dir (dir? when unknown).
+func gitOps(a *gitcmd.Analysis) string {
+	var parts []string
+	for _, c := range a.Commands {
+		g := c.Git
+		if g == nil || (g.Sub != "commit" && g.Sub != "push") || g.Help {
+			continue
+		}
+		s := g.Sub + "@" + g.Dir
+		if g.WorkTree != "" && g.GitDir == "" {
+			s = g.Sub + "@" + g.WorkTree
+		}
+		if g.DirDynamic != "" || g.GitDirDynamic != "" {
+			s = g.Sub + "@?"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ",")
 }
 
 func TestAnalyze(t *testing.T) {
@@ -196,20 +236,12 @@ func TestAnalyze(t *testing.T) {
 		t.Fatalf("the table must hold at least 100 commands, it holds %d", len(table))
 	}
 	for _, tt := range table {
-		got, err := gitcmd.Analyze(tt.cmd, "/repo", "/home/u")
+		got, err := gitcmd.Analyze(tt.cmd, testOptions())
 		if err != nil {
 			t.Errorf("%q: %v", tt.cmd, err)
 			continue
 		}
-		var parts []string
-		for _, inv := range got {
-			s := inv.Op + "@" + inv.Dir
-			if inv.DirUnknown {
-				s += "?"
-			}
-			parts = append(parts, s)
-		}
-		if g := strings.Join(parts, ","); g != tt.want {
+		if g := gitOps(got); g != tt.want {
 			t.Errorf("%q\n got %q\nwant %q", tt.cmd, g, tt.want)
 		}
 	}
@@ -217,17 +249,33 @@ func TestAnalyze(t *testing.T) {
 
 func TestGitDir(t *testing.T) {
 	for _, cmd := range []string{`git --git-dir=/r/.git commit`, `GIT_DIR=/r/.git git commit`, `export GIT_DIR=/r/.git; git commit`, `env GIT_DIR=/r/.git git commit`} {
-		got, _ := gitcmd.Analyze(cmd, "/repo", "")
-		if len(got) != 1 || got[0].GitDir != "/r/.git" {
-			t.Errorf("%s: %+v", cmd, got)
+		a, _ := gitcmd.Analyze(cmd, testOptions())
+		var dirs []string
+		for _, c := range a.Commands {
+			if c.Git != nil && c.Git.Sub == "commit" {
+				dirs = append(dirs, c.Git.GitDir)
+			}
+		}
+		if len(dirs) != 1 || dirs[0] != "/r/.git" {
+			t.Errorf("%s: %v", cmd, dirs)
 		}
 	}
 }
 
-func TestUnparsableIsAnError(t *testing.T) {
-	for _, cmd := range []string{`git commit -m "unterminated`, `if then fi`, `echo $(`, `(git push`} {
-		if _, err := gitcmd.Analyze(cmd, "/repo", ""); err == nil {
-			t.Errorf("%q parsed", cmd)
+func TestUnparsableRunsWholeLinesBefore(t *testing.T) {
+	for _, tt := range []struct{ cmd, want string }{
+		{`git commit -m "unterminated`, ""},
+		{`if then fi`, ""},
+		{"git push\necho $(", "push@/repo"},
+		{"git commit -m x\n(git push", "commit@/repo"},
+	} {
+		a, err := gitcmd.Analyze(tt.cmd, testOptions())
+		if err != nil || a.SyntaxError == nil || a.Unparsed == "" {
+			t.Errorf("%q: want a syntax error and the unparsed rest, got %v %+v", tt.cmd, err, a)
+			continue
+		}
+		if g := gitOps(a); g != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.cmd, g, tt.want)
 		}
 	}
 }
@@ -237,14 +285,14 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(tt.cmd)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		gitcmd.Analyze(cmd, "/repo", "/home/u") // must not panic or hang
+		gitcmd.Analyze(cmd, testOptions()) // must not panic or hang
 	})
 }
 
 func BenchmarkAnalyze(b *testing.B) {
 	cmd := "cd /repo/sub && go test ./... 2>&1 | tail -n 40 && git add -A && git commit -m \"$(cat <<'EOF'\nfix: handle it\nEOF\n)\" && git push origin HEAD"
 	for b.Loop() {
-		if _, err := gitcmd.Analyze(cmd, "/repo", "/home/u"); err != nil {
+		if _, err := gitcmd.Analyze(cmd, testOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,12 @@
 // Package gitrepo reads which branch a repository has checked out from its
 // files (HEAD, and the .git file of a linked worktree or a submodule),
 // without starting git: a git process costs more than a whole hook run.
+//
+// Paths are resolved as the operating system resolves them (symbolic links
+// followed, ".." after a link taken in the link's target), so the
+// repository found is the one a write to the path changes. Only regular
+// files are read: a FIFO named .git or HEAD is an error, never a read that
+// blocks.
 package gitrepo
 
 import (
@@ -9,6 +15,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // Repo is the repository holding a path.
@@ -30,7 +39,7 @@ var ErrNotRepo = errors.New("not inside a git repository")
 // exist yet (a file about to be written) is looked up from its nearest
 // existing ancestor.
 func Find(path string) (Repo, error) {
-	dir, err := filepath.Abs(path)
+	dir, err := realpath.Resolve(path)
 	if err != nil {
 		return Repo{}, err
 	}
@@ -66,7 +75,7 @@ func Find(path string) (Repo, error) {
 
 // readGitFile follows a .git file ("gitdir: <path>").
 func readGitFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, 64<<10)
 	if err != nil {
 		return "", err
 	}
@@ -84,7 +93,7 @@ func readGitFile(path string) (string, error) {
 
 // Open reads the HEAD of a git directory.
 func Open(root, gitDir string) (Repo, error) {
-	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	data, err := regfile.ReadFile(filepath.Join(gitDir, "HEAD"), 64<<10)
 	if err != nil {
 		return Repo{}, fmt.Errorf("read the HEAD of %s: %w", root, err)
 	}

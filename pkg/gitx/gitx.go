@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // Git runs git commands in one directory.
@@ -62,12 +63,22 @@ func (g Git) Output(ctx context.Context, args ...string) (string, error) {
 	return strings.TrimRight(stdout.String(), "\n"), nil
 }
 
-// Run runs git with its stdout and stderr sent to Log.
+// Run runs git with its stdout and stderr sent to Log. os/exec copies the
+// two streams on two goroutines, so unless Log is a file (which exec hands
+// to git as is) the writes to it are serialised.
 func (g Git) Run(ctx context.Context, args ...string) error {
 	cmd := g.cmd(ctx, args)
 	var stderr bytes.Buffer
-	cmd.Stdout = g.logOrDiscard()
-	cmd.Stderr = teeOrBuffer(&stderr, g.Log)
+	log := g.Log
+	if _, isFile := log.(*os.File); log != nil && !isFile {
+		log = &lockedWriter{w: log}
+	}
+	if log == nil {
+		cmd.Stdout = io.Discard
+	} else {
+		cmd.Stdout = log
+	}
+	cmd.Stderr = teeOrBuffer(&stderr, log)
 	if err := cmd.Run(); err != nil {
 		return wrap(args, err, stderr.String())
 	}
@@ -82,11 +93,16 @@ func (g Git) OK(ctx context.Context, args ...string) bool {
 	return cmd.Run() == nil
 }
 
-func (g Git) logOrDiscard() io.Writer {
-	if g.Log == nil {
-		return io.Discard
-	}
-	return g.Log
+// lockedWriter serialises writes from git's two output streams.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func teeOrBuffer(buf *bytes.Buffer, log io.Writer) io.Writer {

@@ -251,3 +251,25 @@ func (h *Harness) Render(ev hook.Event, r hook.Result) hook.Answer {
 
 // IsEventKey reports whether a key of the hooks object names an event.
 func (h *Harness) IsEventKey(key string) bool { return h.EventKey == nil || h.EventKey(key) }
+
+// NamesEvent implements hook.Harness.
+func (h *Harness) NamesEvent(sent, common string) bool {
+	if strings.EqualFold(sent, common) {
+		return true
+	}
+	for _, n := range h.Events() {
+		if n.Common == common && strings.EqualFold(sent, n.Native) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hook resolves a -harness= name for the hook binary (hook.Set.Harnesses).
+func Hook(name string) (hook.Harness, bool) {
+	h, ok := Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return h, true
+}

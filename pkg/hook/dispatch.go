@@ -11,8 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/atomicfile"
+	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -24,21 +28,42 @@ const (
 	ExitConfig = 3 // a configuration error: no or bad .toolingrc
 )
 
+// DeadlineEnv names the environment variable that shortens a tool-gating
+// decision's deadline (a Go duration below budget.DefaultDeadline), for
+// tests of what a late gate does.
+const DeadlineEnv = "MAGEHOOK_GATE_DEADLINE"
+
 // Dispatcher answers one event: it reads the payload, finds the checkout's
 // configuration, runs every enabled handler whose matcher matches, merges
 // their answers and writes the one answer the event accepts. It never
 // panics and never lets a handler's failure escape its failure policy.
+//
+// A configuration that cannot be fully read (a bad .toolingrc, an unknown
+// handler name, a handler set that does not validate, a bad environment
+// setting) closes the gates: a tool-gating event (Gating) blocks with the
+// one-line error, WorktreeCreate fails, and every other event proceeds
+// with the error on stderr, SessionStart and the first UserPromptSubmit of
+// a session showing it to the user. Only a checkout with no .toolingrc at
+// all and no installed entry (see Installed) is left quiet.
 type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
 	// Builtin handlers run on every checkout, ahead of the enabled ones,
-	// whatever hook.enable says: the lifecycle of sessions and worktrees.
-	// On a session event they also run when no configuration is found,
-	// with a nil Config.
+	// whatever hook.enable says: the lifecycle of sessions and worktrees,
+	// and the gates that guard the gates' own configuration. A builtin
+	// gatekeeper runs only where some enabled handler is a gatekeeper. On
+	// a session event the builtin observers also run when no configuration
+	// is found, with a nil Config.
 	Builtin []Handler
-	Stdin   io.Reader
-	Stdout  io.Writer
-	Stderr  io.Writer
+	// Installed reports whether a checkout directory holds magehook's
+	// installed entries (settings.Installed); it decides whether a
+	// checkout without any .toolingrc is misconfigured (its entries run,
+	// so its gates must hold) or simply not using magehook. Nil means
+	// never.
+	Installed func(dir string) bool
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 	// Getwd is the process's working directory; nil means os.Getwd.
@@ -50,6 +75,15 @@ type Dispatcher struct {
 	// Harness is the agent whose payload comes in and whose dialect goes
 	// out; nil is Claude Code.
 	Harness Harness
+	// SetupErr is a problem found before dispatch (a bad environment
+	// setting); Dispatch treats it as a configuration error.
+	SetupErr error
+
+	// early and read serve Early and Resume (early.go): the answer from a
+	// hook:<event> target's init, before the magefile has registered its
+	// own handlers.
+	early bool
+	read  *Pending
 }
 
 // Dispatch answers the event named by its wire name and returns the exit code.
@@ -60,40 +94,53 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
 		return ExitBlock
 	}
+	var b *budget.Budget
+	if ev.Gating() {
+		b = d.budget()
+	}
 
-	p, perr := d.decode(ev)
+	p, sent, perr := d.decode(ev)
 	if perr == nil && ev.Lifecycle && p.AgentID != "" {
 		return ExitOK // a sub-agent's session and worktree events change nothing
 	}
-	if perr == nil && p.HookEventName != "" && p.HookEventName != ev.Name {
-		if fired, known := Lookup(p.HookEventName); known {
-			fmt.Fprintf(d.Stderr, "magehook: hook:%s received a %s payload; answering %s (check the settings entry)\n", ev.Target, fired.Name, fired.Name)
-			ev = fired
+	if perr == nil && sent != "" && !sameEvent(d.Harness, sent, ev) {
+		// The target is what the settings entry asked for; a payload that
+		// names another event never moves the answer to that event.
+		msg := fmt.Sprintf("magehook: hook:%s received a %s payload; the settings entry sends this event to the wrong target (reinstall with go tool mage hook:install)", ev.Target, sent)
+		if ev.Gating() {
+			return d.failClosed(ev, msg+"; a gate does not guess, so the call is blocked")
 		}
+		fmt.Fprintln(d.Stderr, msg+"; answering "+ev.Name)
+	}
+	if perr == nil {
+		p.HookEventName = ev.Name
 	}
 
-	cfg, cerr := d.discover(ev, p)
-	if perr != nil {
-		return d.badPayload(ev, cfg, perr)
-	}
+	cfg, starts, cerr := d.discover(ev, p)
 	var enabled []Handler
 	if cerr == nil {
 		enabled, cerr = d.enabled(cfg)
 	}
+	if cerr == errStepAside {
+		return stepAside
+	}
+	if perr != nil {
+		return d.badPayload(ev, cfg, enabled, starts, cerr, perr)
+	}
 	if cerr != nil {
-		fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, cerr)
-		switch {
-		case ev.Output == OutputPath:
-			return ExitFail
-		case ev.Lifecycle:
-			// A session event never stops a session: warn, and let the
-			// lifecycle do what it can without a configuration.
-			cfg, enabled = nil, nil
-		default:
-			return ExitConfig
+		return d.configProblem(ctx, ev, p, starts, cerr)
+	}
+	gated := false
+	for _, h := range enabled {
+		gated = gated || h.Policy == Gatekeeper
+	}
+	all := make([]Handler, 0, len(d.Builtin)+len(enabled))
+	for _, h := range d.Builtin {
+		if h.Policy != Gatekeeper || gated {
+			all = append(all, h)
 		}
 	}
-	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
+	enabled = append(all, enabled...)
 
 	value := matchValue(ev, p)
 	var results []Result
@@ -109,7 +156,17 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		}
 	}
 	runOne := func(h Handler, merged *Result) {
-		r, err := d.run(ctx, h, ev, p, cfg, merged, failed)
+		if h.Policy == Gatekeeper {
+			// A gate that could not finish in time has not decided.
+			if err := overBudget(b, p); err != nil {
+				fault(h, err)
+				return
+			}
+		}
+		r, err := d.run(ctx, h, ev, p, cfg, b, merged, failed)
+		if err == nil && h.Policy == Gatekeeper {
+			err = b.Check()
+		}
 		if err != nil {
 			fault(h, err)
 			return
@@ -158,16 +215,124 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	return d.write(d.Harness.Render(ev, merged))
 }
 
+// budget is a tool-gating decision's budget, counted from now. The
+// deadline can be shortened (never lengthened) with MAGEHOOK_GATE_DEADLINE,
+// a Go duration, to test what a late gate does.
+func (d *Dispatcher) budget() *budget.Budget {
+	b := budget.New(d.Now(), d.Now)
+	if v := d.Getenv(DeadlineEnv); v != "" {
+		if t, err := time.ParseDuration(v); err == nil && t >= 0 && t < budget.DefaultDeadline {
+			b.Deadline = b.Deadline.Add(t - budget.DefaultDeadline)
+		}
+	}
+	return b
+}
+
+// overBudget reports a shell command too large for a gate to analyse, or a
+// deadline already passed.
+func overBudget(b *budget.Budget, p *payload.Payload) error {
+	if b == nil {
+		return nil
+	}
+	if p.IsTool("Bash", "PowerShell") {
+		if err := b.CheckSize("the command", p.InputSize("command")); err != nil {
+			return err
+		}
+	}
+	return b.Check()
+}
+
+// configProblem answers an event whose configuration cannot be fully read.
+func (d *Dispatcher) configProblem(ctx context.Context, ev Event, p *payload.Payload, starts []string, cerr error) int {
+	if errors.Is(cerr, toolingrc.ErrNotFound) && !d.installedAt(starts) {
+		// Not a magehook checkout: nothing to guard, nothing to say.
+		if ev.Output == OutputPath {
+			fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, cerr)
+			return ExitFail
+		}
+		if ev.Lifecycle {
+			return d.lifecycleOnly(ctx, ev, p, Result{})
+		}
+		return ExitOK
+	}
+	problem := configMessage(cerr)
+	switch {
+	case ev.Gating():
+		return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: %s; until the configuration reads, every tool call is blocked", ev.Name, problem))
+	case ev.Output == OutputPath:
+		fmt.Fprintf(d.Stderr, "magehook: %s: %s\n", ev.Name, problem)
+		return ExitFail
+	}
+	fmt.Fprintf(d.Stderr, "magehook: %s: %s\n", ev.Name, problem)
+	shown := "magehook cannot read its configuration, so every tool call is blocked until it is fixed: " + problem
+	switch ev.Name {
+	case "SessionStart":
+		return d.lifecycleOnly(ctx, ev, p, Result{SystemMessage: shown,
+			Context: shown + ". Tell the user; the fix is theirs to make."})
+	case "UserPromptSubmit":
+		if p == nil || !d.firstWarning(starts, cerr, p.SessionID, problem) {
+			return ExitOK
+		}
+		return d.write(d.Harness.Render(ev, Result{SystemMessage: shown}))
+	}
+	if ev.Lifecycle {
+		return d.lifecycleOnly(ctx, ev, p, Result{})
+	}
+	return ExitConfig
+}
+
+// configMessage is the one line that names what cannot be read and what
+// to do.
+func configMessage(err error) string {
+	return oneLine(err.Error())
+}
+
+// lifecycleOnly runs the builtin observers of a session event without a
+// configuration (a session event never stops a session) and adds extra to
+// their answer.
+func (d *Dispatcher) lifecycleOnly(ctx context.Context, ev Event, p *payload.Payload, extra Result) int {
+	results := []Result{extra}
+	if p != nil {
+		for _, h := range d.Builtin {
+			if h.Policy != Observer || !h.Subscribes(ev.Name) {
+				continue
+			}
+			r, err := d.run(ctx, h, ev, p, nil, nil, nil, nil)
+			if err != nil {
+				fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
+				continue
+			}
+			results = append(results, r)
+		}
+	}
+	return d.write(d.Harness.Render(ev, Merge(results...)))
+}
+
 // decode reads the payload and maps a harness's shape onto Claude Code's.
-func (d *Dispatcher) decode(ev Event) (*payload.Payload, error) {
-	data, err := payload.ReadAll(d.Stdin, d.Cap)
+// sent is the event name the payload itself carries, as the harness wrote
+// it ("" when it names none).
+func (d *Dispatcher) decode(ev Event) (p *payload.Payload, sent string, err error) {
+	if d.read == nil {
+		data, err := payload.ReadAll(d.Stdin, d.Cap)
+		d.read = &Pending{data: data, err: err}
+	}
+	data, err := d.read.data, d.read.err
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
-		return nil, err
+	if d.Harness != ClaudeCode {
+		sent = payload.EventName(data)
+		if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
+			return nil, "", err
+		}
+		p, err = payload.Parse(data)
+		return p, sent, err
 	}
-	return payload.Parse(data)
+	p, err = payload.Parse(data)
+	if err != nil {
+		return nil, "", err
+	}
+	return p, p.HookEventName, nil
 }
 
 func (d *Dispatcher) defaults() {
@@ -197,46 +362,112 @@ func (d *Dispatcher) defaults() {
 // discover finds the configuration: from MAGEHOOK_ROOT when set, else from
 // the payload's cwd, falling back to CLAUDE_PROJECT_DIR and the process's
 // working directory when the cwd has none (the session may have cd'ed out
-// of the checkout).
-func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, error) {
-	if root := d.Getenv(toolingrc.RootEnv); root != "" {
-		return toolingrc.Discover(root)
-	}
+// of the checkout). It returns the directories it started from. A file
+// that exists but cannot be read is an error, never a reason to look
+// elsewhere; so is any other configuration problem (SetupErr, a
+// configuration value that does not check).
+func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
 	var starts []string
-	if p != nil && p.CWD != "" {
-		starts = append(starts, p.CWD)
-	}
-	if ev.Output == OutputPath {
-		// WorktreeCreate acts on the checkout of the payload's cwd alone.
-		if len(starts) == 0 {
-			return nil, errors.New("the payload has no cwd")
+	if root := d.Getenv(toolingrc.RootEnv); root != "" {
+		starts = []string{root}
+	} else {
+		if p != nil && p.CWD != "" {
+			starts = append(starts, p.CWD)
 		}
-		return toolingrc.Discover(starts[0])
-	}
-	if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-		starts = append(starts, dir)
-	}
-	if wd, err := d.Getwd(); err == nil {
-		starts = append(starts, wd)
+		if ev.Output == OutputPath {
+			// WorktreeCreate acts on the checkout of the payload's cwd alone.
+			if len(starts) == 0 {
+				return nil, nil, errors.New("the payload has no cwd")
+			}
+		} else {
+			if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+				starts = append(starts, dir)
+			}
+			if wd, err := d.Getwd(); err == nil {
+				starts = append(starts, wd)
+			}
+		}
 	}
 	var first error
 	for _, s := range starts {
 		cfg, err := toolingrc.Discover(s)
 		if err == nil {
-			return cfg, nil
+			if d.SetupErr != nil {
+				return cfg, starts, d.SetupErr
+			}
+			return cfg, starts, cfg.Validate()
 		}
-		var cerr *toolingrc.Error
-		if errors.As(err, &cerr) && cerr.Line > 0 {
-			return nil, err // a bad file is an error, not a reason to look elsewhere
+		if !errors.Is(err, toolingrc.ErrNotFound) {
+			return nil, starts, err
 		}
 		if first == nil {
 			first = err
 		}
+		if ev.Output == OutputPath {
+			break
+		}
 	}
 	if first == nil {
-		first = errors.New("no directory to start the search for " + toolingrc.FileName)
+		first = &toolingrc.Error{File: ".", Msg: "no directory to start the search for " + toolingrc.FileName, Err: toolingrc.ErrNotFound}
 	}
-	return nil, first
+	return nil, starts, first
+}
+
+// installedAt reports whether the checkout of any start directory (its
+// git top, and the main checkout of a linked worktree) holds installed
+// entries.
+func (d *Dispatcher) installedAt(starts []string) bool {
+	if d.Installed == nil {
+		return false
+	}
+	for _, s := range starts {
+		for _, dir := range checkouts(s) {
+			if d.Installed(dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkouts are the directories whose installed entries may run for a
+// start directory: the top of its git checkout and, for a linked
+// worktree, the main checkout; the start itself outside git.
+func checkouts(start string) []string {
+	repo, err := gitrepo.Find(start)
+	if err != nil {
+		return []string{start}
+	}
+	out := []string{repo.Root}
+	if i := strings.LastIndex(filepath.ToSlash(repo.GitDir), "/.git/worktrees/"); i >= 0 {
+		out = append(out, filepath.FromSlash(filepath.ToSlash(repo.GitDir)[:i]))
+	}
+	return out
+}
+
+// firstWarning reports whether this session has not yet been shown this
+// configuration problem at UserPromptSubmit, and records that it now has,
+// in one small file in the checkout's default state directory.
+func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem string) bool {
+	dir := ""
+	var terr *toolingrc.Error
+	if errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
+		dir = filepath.Dir(terr.File)
+	} else if len(starts) > 0 {
+		dir = checkouts(starts[0])[0]
+	}
+	if dir == "" {
+		return true
+	}
+	marker := filepath.Join(dir, ".magehook", "config-warning")
+	want := session + "\n" + problem + "\n"
+	if old, err := regfile.ReadFile(marker, 64<<10); err == nil && string(old) == want {
+		return false
+	}
+	if os.MkdirAll(filepath.Dir(marker), 0o755) == nil {
+		atomicfile.WriteFile(marker, []byte(want), 0o644) // best effort: warning twice beats never
+	}
+	return true
 }
 
 // enabled resolves hook.enable to handlers; an unknown name is an error,
@@ -246,24 +477,23 @@ func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
+		return nil, err
+	}
 	var out []Handler
 	for i, name := range v.Values {
 		h, ok := find(d.Handlers, name)
+		if !ok && d.early {
+			return nil, errStepAside
+		}
 		if !ok {
-			return nil, &toolingrc.Error{File: v.File, Line: lineOf(cfg, v, i), Key: toolingrc.KeyHookEnable,
-				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
+			o := v.Origins[i]
+			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable,
+				Msg: fmt.Sprintf("no handler is named %q in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new", name)}
 		}
 		out = append(out, h)
 	}
 	return out, nil
-}
-
-func lineOf(cfg *toolingrc.Config, v toolingrc.Value, i int) int {
-	entries, _, _ := cfg.Lookup(v.Key)
-	if i < len(entries) {
-		return entries[i].Line
-	}
-	return v.Line
 }
 
 func find(hs []Handler, name string) (Handler, bool) {
@@ -276,31 +506,31 @@ func find(hs []Handler, name string) (Handler, bool) {
 }
 
 // run calls one handler, turning a panic into an error.
-func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config, merged *Result, failed []string) (r Result, err error) {
+func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config, b *budget.Budget, merged *Result, failed []string) (r Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr, Harness: d.Harness,
-		Merged: merged, FailedGates: append([]string(nil), failed...)})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...)})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper
-// enabled on the event fails closed, everything else proceeds.
-func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, perr error) int {
+// enabled on the event fails closed, and so does a tool-gating event whose
+// configuration cannot be read either; everything else proceeds.
+func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handler, starts []string, cerr, perr error) int {
 	fmt.Fprintf(d.Stderr, "magehook: %s: %v\n", ev.Name, perr)
 	if ev.Output == OutputPath {
 		return ExitFail
 	}
-	if cfg == nil {
+	if cerr != nil {
+		if ev.Gating() && (!errors.Is(cerr, toolingrc.ErrNotFound) || d.installedAt(starts)) {
+			return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: the payload could not be read, and neither could the configuration: %s", ev.Name, configMessage(cerr)))
+		}
 		return ExitOK
 	}
 	d.health(cfg, ev, nil, "", 0, perr)
-	enabled, err := d.enabled(cfg)
-	if err != nil {
-		return ExitOK
-	}
 	var gates []string
 	for _, h := range enabled {
 		if h.Subscribes(ev.Name) && h.Policy == Gatekeeper {

@@ -37,7 +37,7 @@ var (
 		func(*hook.Call) (hook.Result, error) { return hook.Context("fact B"), nil })
 	brokenMatcher = handler("badmatch", hook.Gatekeeper, []string{"PreToolUse"}, "(Bash",
 		func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil })
-	all = []hook.Handler{panickingGate, panickingObserver, failingGate, bashDenier, editAllower, stopBlocker, contextA, contextB, brokenMatcher}
+	all = []hook.Handler{panickingGate, panickingObserver, failingGate, bashDenier, editAllower, stopBlocker, contextA, contextB}
 )
 
 func enable(names ...string) []string {
@@ -89,12 +89,22 @@ func TestDispatch(t *testing.T) {
 			0, "", ""},
 		{"a sub-agent's tool call still meets the gates", enable("nobash"), "PreToolUse", "PreToolUse/bash", map[string]any{"agent_id": "agent-1"},
 			0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no bash for Bash"}}`, ""},
-		{"an unknown hook.enable name is a configuration error", enable("nosuchhook"), "PreToolUse", "PreToolUse/bash", nil,
+		{"an unknown hook.enable name blocks a tool call", enable("ctxa", "nosuchhook"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", `:2: hook.enable: no handler is named "nosuchhook" in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new; until the configuration reads, every tool call is blocked`},
+		{"an unknown hook.enable name denies a permission request", enable("nosuchhook"), "PermissionRequest", "PermissionRequest/bash", nil,
+			0, `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"magehook: PermissionRequest blocked: ` + "\x00" + `"},"hookEventName":"PermissionRequest"}}`, ""},
+		{"an unknown hook.enable name lets a stop proceed", enable("stopblock", "nosuchhook"), "Stop", "Stop/stop", nil,
 			3, "", `no handler is named "nosuchhook"`},
-		{"a payload for another event is answered as that event", enable("ctxa"), "PreToolUse", "SessionStart/startup", nil,
-			0, `{"hookSpecificOutput":{"additionalContext":"fact A","hookEventName":"SessionStart"}}`, "received a SessionStart payload"},
-		{"a gate with a matcher that does not compile blocks", enable("badmatch"), "PreToolUse", "PreToolUse/bash", nil,
-			2, "", "badmatch failed: matcher \"(Bash\" is not a valid regular expression"},
+		{"a bad value of an unrelated key blocks a tool call", append(enable("ctxa"), "wiki.origin not-a-url"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", `:2: wiki.origin: value "not-a-url" is not a URL with a scheme`},
+		{"hook.enable a,b blocks a tool call", enable("ctxa,nobash"), "PreToolUse", "PreToolUse/bash", nil,
+			2, "", `:1: hook.enable: value "ctxa,nobash" is not a name`},
+		{"a configuration error reaches the user at SessionStart", enable("nosuchhook"), "SessionStart", "SessionStart/startup", nil,
+			0, "\x00", `no handler is named "nosuchhook"`},
+		{"a payload for another event blocks a gating target", enable("ctxa"), "PreToolUse", "PostToolUse/bash-success", nil,
+			2, "", "hook:preToolUse received a PostToolUse payload; the settings entry sends this event to the wrong target"},
+		{"a payload for another event is answered as the target", enable("ctxa"), "SessionStart", "PreToolUse/bash", nil,
+			0, `{"hookSpecificOutput":{"additionalContext":"fact A","hookEventName":"SessionStart"}}`, "received a PreToolUse payload"},
 		{"WorktreeCreate without a handler fails without a path", nil, "WorktreeCreate", "WorktreeCreate/create", nil,
 			1, "", "no handler produced a worktree path"},
 	}
@@ -105,7 +115,8 @@ func TestDispatch(t *testing.T) {
 			if out.Code != tt.code {
 				t.Errorf("exit %d, want %d (stderr %q)", out.Code, tt.code, out.Stderr)
 			}
-			if got := strings.TrimSuffix(out.Stdout, "\n"); got != tt.stdout {
+			// A NUL in the wanted stdout stands for any text (the file's path).
+			if got := strings.TrimSuffix(out.Stdout, "\n"); !matchWild(got, tt.stdout) {
 				t.Errorf("stdout\n got %s\nwant %s", got, tt.stdout)
 			}
 			if tt.stderr == "" && out.Stderr != "" {
@@ -118,6 +129,53 @@ func TestDispatch(t *testing.T) {
 				t.Errorf("stderr has more than two lines: %q", out.Stderr)
 			}
 		})
+	}
+}
+
+func matchWild(got, want string) bool {
+	before, after, wild := strings.Cut(want, "\x00")
+	if !wild {
+		return got == want
+	}
+	return len(got) >= len(before)+len(after) && strings.HasPrefix(got, before) && strings.HasSuffix(got, after)
+}
+
+// A handler set that cannot work is refused before anything runs: a
+// tool-gating event blocks, naming the handler.
+func TestABrokenHandlerSetIsRefused(t *testing.T) {
+	noRun := bashDenier
+	noRun.Name, noRun.Run = "norun", nil
+	misspelt := contextA
+	misspelt.Name, misspelt.Events = "misspelt", []string{"PretoolUse"}
+	twice := contextB
+	twice.Name = "nobash"
+	tests := []struct {
+		name string
+		set  []hook.Handler
+		want string
+	}{
+		{"a matcher that does not compile", append(all[:len(all):len(all)], brokenMatcher), `handler badmatch: matcher "(Bash" is not a valid regular expression`},
+		{"no Run", append(all[:len(all):len(all)], noRun), "handler norun: no Run function"},
+		{"a misspelt event", append(all[:len(all):len(all)], misspelt), `handler misspelt: unknown event "PretoolUse"`},
+		{"a name used twice", append(all[:len(all):len(all)], twice), "handler nobash is declared twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := hooktest.Checkout(t, enable("ctxa")...)
+			out := hooktest.Run(t, tt.set, root, "PreToolUse", "PreToolUse/bash", nil)
+			if out.Code != 2 || !strings.Contains(out.Stderr, tt.want) || !strings.Contains(out.Stderr, "rebuild with go tool mage hook:build") {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", out.Code, out.Stderr, tt.want)
+			}
+			if err := hook.ValidateSet(tt.set, nil); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ValidateSet: %v", err)
+			}
+		})
+	}
+	if err := hook.ValidateSet(all, []hook.Handler{contextA}); err == nil || !strings.Contains(err.Error(), "handler ctxa has the name of a builtin handler") {
+		t.Errorf("a handler named like a builtin one: %v", err)
+	}
+	if err := hook.ValidateSet(all, nil); err != nil {
+		t.Errorf("a good set: %v", err)
 	}
 }
 
@@ -201,17 +259,60 @@ func TestPayloadOverTheCap(t *testing.T) {
 	}
 }
 
+// A directory with no .toolingrc and no installed entry is not using
+// magehook: every event is quiet. With installed entries, the missing
+// file is a configuration error that blocks tool calls.
 func TestNoConfiguration(t *testing.T) {
 	dir := t.TempDir()
-	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": dir})
-	var stdout, stderr bytes.Buffer
-	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
-	if code := d.Dispatch(t.Context(), "PreToolUse"); code != hook.ExitConfig {
-		t.Errorf("exit %d, want %d", code, hook.ExitConfig)
+	for _, installed := range []bool{false, true} {
+		for _, event := range []string{"PreToolUse", "SessionStart", "PostToolUse"} {
+			stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": dir, "hook_event_name": event})
+			var stdout, stderr bytes.Buffer
+			var asked []string
+			d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
+				Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil },
+				Installed: func(d string) bool { asked = append(asked, d); return installed }}
+			code := d.Dispatch(t.Context(), event)
+			if len(asked) == 0 || asked[0] != dir {
+				t.Errorf("asked Installed about %q, want %q first", asked, dir)
+			}
+			switch {
+			case !installed:
+				if code != 0 || stdout.Len() != 0 || stderr.Len() != 0 {
+					t.Errorf("%s, nothing installed: exit %d, stdout %q, stderr %q; want 0 and quiet", event, code, stdout.String(), stderr.String())
+				}
+			case event == "PreToolUse":
+				if code != 2 || !strings.Contains(stderr.String(), "no .toolingrc found") || !strings.Contains(stderr.String(), dir) {
+					t.Errorf("%s, installed: exit %d, stderr %q; want 2 naming the missing file and the start", event, code, stderr.String())
+				}
+			case event == "SessionStart":
+				if code != 0 || !strings.Contains(stdout.String(), `"systemMessage":"magehook cannot read its configuration, so every tool call is blocked until it is fixed: `) {
+					t.Errorf("%s, installed: exit %d, stdout %q", event, code, stdout.String())
+				}
+			default:
+				if code != hook.ExitConfig || !strings.Contains(stderr.String(), "no .toolingrc found") {
+					t.Errorf("%s, installed: exit %d, stderr %q", event, code, stderr.String())
+				}
+			}
+		}
 	}
-	if !strings.Contains(stderr.String(), "no .toolingrc found") || !strings.Contains(stderr.String(), dir) {
-		t.Errorf("stderr %q should name the missing file and the start directory", stderr.String())
+}
+
+// UserPromptSubmit shows a configuration problem once per session.
+func TestConfigurationProblemOncePerSession(t *testing.T) {
+	root := hooktest.Checkout(t, enable("nosuchhook")...)
+	prompt := func(session string) hooktest.Outcome {
+		return hooktest.Run(t, all, root, "UserPromptSubmit", "UserPromptSubmit/prompt", map[string]any{"session_id": session})
+	}
+	first := prompt("s1")
+	if first.Code != 0 || !strings.Contains(first.Stdout, `"systemMessage":"magehook cannot read its configuration`) {
+		t.Fatalf("first prompt: %+v", first)
+	}
+	if again := prompt("s1"); again.Code != 0 || again.Stdout != "" {
+		t.Errorf("second prompt of the session: %+v, want no message", again)
+	}
+	if other := prompt("s2"); !strings.Contains(other.Stdout, "systemMessage") {
+		t.Errorf("another session: %+v, want the message", other)
 	}
 }
 

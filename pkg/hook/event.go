@@ -60,7 +60,9 @@ const (
 	OutputNone
 )
 
-// The 31 events of the reference contract (Claude Code v2.1.240 docs).
+// The 33 events of Claude Code 2.1.328: the 31 of the reference contract
+// (v2.1.240 docs) and PreModelSwitch and PostModelSwitch (fired by /model),
+// seen by the live contract suite (internal/live).
 var events = []Event{
 	{Name: "SessionStart", Target: "sessionStart", MatcherField: "source", Output: OutputJSON, Context: true, Lifecycle: true, PlainContext: true,
 		Specific: []string{wireSessionTitle, wireWatchPaths, wireInitialUserMessage, wireReloadSkills}},
@@ -103,6 +105,8 @@ var events = []Event{
 		Specific: []string{wireAction, wireContent}},
 	{Name: "ElicitationResult", Target: "elicitationResult", MatcherField: "mcp_server_name", Block: BlockExit, ExitBlocks: true, Output: OutputJSON,
 		Specific: []string{wireAction, wireContent}},
+	{Name: "PreModelSwitch", Target: "preModelSwitch", MatcherField: "to_model", Block: BlockDecision, ExitBlocks: true, Output: OutputJSON},
+	{Name: "PostModelSwitch", Target: "postModelSwitch", MatcherField: "to_model", Output: OutputJSON, Context: true, PlainContext: true},
 	{Name: "SessionEnd", Target: "sessionEnd", MatcherField: "reason", Output: OutputNone, Lifecycle: true},
 }
 
@@ -143,3 +147,9 @@ func (e Event) accepts(field string) bool {
 
 // CanBlock reports whether a deny from a handler has any effect on the event.
 func (e Event) CanBlock() bool { return e.Block != BlockNone }
+
+// Gating reports the tool-gating events: those whose answer decides
+// whether a tool call runs (PreToolUse, PermissionRequest, and each
+// harness's equivalents, which map onto them). A gate that cannot decide
+// one of them blocks it.
+func (e Event) Gating() bool { return e.Name == "PreToolUse" || e.Name == "PermissionRequest" }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/budget"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -78,6 +79,11 @@ type Call struct {
 	// hand: Claude Code). Text a handler writes for the model names that
 	// agent's commands (see WorktreeAdvice).
 	Harness Harness
+	// Budget is what a tool-gating decision may spend (nil on other
+	// events): an analysis checks Budget.Check at its loop points and
+	// Budget.CheckSize before it takes on its input, and returns the
+	// error it gets, which fails the gate closed.
+	Budget *budget.Budget
 	// Merged is, for a Late handler, what the other handlers answered
 	// together; FailedGates names the gatekeepers among them that failed
 	// (the event is blocked for them).
@@ -129,6 +135,30 @@ func (h Handler) Validate() error {
 	}
 	if _, err := compileMatcher(h.Matcher); err != nil {
 		return fmt.Errorf("handler %s: %w", h.Name, err)
+	}
+	return nil
+}
+
+// ValidateSet checks a binary's whole handler set once: each handler's
+// declaration (Validate), and names unique across the catalogue, the
+// repository's own handlers and the builtin ones, so that no handler is
+// silently shadowed. The error names the handler and what to fix; install,
+// list and dispatch refuse a set that fails it.
+func ValidateSet(handlers, builtin []Handler) error {
+	set := append(append([]Handler(nil), handlers...), builtin...)
+	for i, h := range set {
+		if err := h.Validate(); err != nil {
+			return fmt.Errorf("%w; fix its declaration and rebuild with go tool mage hook:build", err)
+		}
+		for j := range i {
+			if set[j].Name != h.Name {
+				continue
+			}
+			if i >= len(handlers) {
+				return fmt.Errorf("handler %s has the name of a builtin handler; rename it and rebuild with go tool mage hook:build", h.Name)
+			}
+			return fmt.Errorf("handler %s is declared twice (a repository's own handler named like a catalogue one, or two of its own), and one would shadow the other; rename one and rebuild with go tool mage hook:build", h.Name)
+		}
 	}
 	return nil
 }

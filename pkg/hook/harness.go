@@ -1,5 +1,7 @@
 package hook
 
+import "strings"
+
 // Harness is the coding agent on the other side of the process: how its
 // payload maps onto the common one (Claude Code's) and how an answer
 // renders in its dialect. Handlers never see the difference. The values
@@ -15,6 +17,10 @@ type Harness interface {
 	Normalize(data []byte, common string) ([]byte, error)
 	// Render writes a merged result in the harness's dialect.
 	Render(ev Event, r Result) Answer
+	// NamesEvent reports whether sent, the event name a payload carries
+	// as the harness wrote it, is one of the harness's names for the
+	// common event (in any letter case: the harnesses differ in casing).
+	NamesEvent(sent, common string) bool
 	// WorktreeCommand is the harness's own way to start a session in a
 	// new worktree ("claude --worktree <name>"), or "" when it has none;
 	// the reasons handlers give name it.
@@ -31,6 +37,11 @@ func (claudeCode) WorktreeCommand() string                         { return "cla
 
 // ClaudeCode is Claude Code, the harness whose shapes are the common ones.
 var ClaudeCode Harness = claudeCode{}
+
+// sameEvent reports whether the event name a payload carries names ev.
+func sameEvent(h Harness, sent string, ev Event) bool {
+	return strings.EqualFold(sent, ev.Name) || h.NamesEvent(sent, ev.Name)
+}
 
 // HarnessName is the name of h, "claude" for nil.
 func HarnessName(h Harness) string {
@@ -70,3 +81,5 @@ func ContextOf(r Result) string {
 
 // ReasonOrDefault is the reason given, or a default naming the event.
 func ReasonOrDefault(reason string, ev Event) string { return reasonOrDefault(reason, ev) }
+
+func (claudeCode) NamesEvent(sent, common string) bool { return strings.EqualFold(sent, common) }

@@ -6,36 +6,73 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/payload"
 )
 
 // CapEnv names the environment variable that sets the payload size limit
 // in bytes (default 64 MiB).
 const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
 
+// Set is what a hook binary answers with: the handlers hook.enable picks
+// from, the builtin ones that run in every checkout, and how to tell a
+// checkout with installed entries (see Dispatcher).
+type Set struct {
+	Handlers  []Handler
+	Builtin   []Handler
+	Installed func(dir string) bool
+	// Harnesses resolves a -harness= name (pkg/harness.Hook); nil knows
+	// Claude Code alone.
+	Harnesses func(name string) (Harness, bool)
+}
+
+func (s Set) harness(name string) (Harness, bool) {
+	if name == "" || name == "claude" {
+		return ClaudeCode, true // every Claude Code hook run: no tables
+	}
+	if s.Harnesses == nil {
+		return nil, false
+	}
+	return s.Harnesses(name)
+}
+
 // Main answers one event in the running process: it refuses arguments
 // after the target (exit 2), then dispatches the process's stdin to the
 // builtin and enabled handlers and returns the exit code. args is os.Args.
-// h is the harness that runs the hook (nil: Claude Code).
-func Main(ctx context.Context, event string, h Harness, handlers, builtin []Handler, args []string) int {
+// A bad MAGEHOOK_PAYLOAD_CAP is a configuration error, which closes the
+// gates like a bad .toolingrc.
+func Main(ctx context.Context, event, harness string, set Set, args []string) int {
+	return Resume(ctx, event, harness, set, args, nil)
+}
+
+// prepare checks the arguments and the environment and makes the
+// dispatcher for one event; false with the exit code when they are wrong.
+func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, bool) {
 	ev, ok := Lookup(event)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
-		return ExitBlock
+		return nil, ExitBlock, false
+	}
+	h, ok := set.harness(harness)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
+		return nil, ExitBlock, false
 	}
 	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
-	d := &Dispatcher{Handlers: handlers, Builtin: builtin, Harness: h, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
-			fmt.Fprintf(os.Stderr, "magehook: %s=%q is not a positive number of bytes\n", CapEnv, v)
-			return ExitConfig
+			d.SetupErr = fmt.Errorf("%s=%q is not a positive number of bytes; set a number such as %d, or unset it", CapEnv, v, payload.DefaultCap)
+		} else {
+			d.Cap = n
 		}
-		d.Cap = n
 	}
-	return d.Dispatch(ctx, event)
+	return d, 0, true
 }
 
 // ExtraArgs returns the command-line arguments after target in a compiled

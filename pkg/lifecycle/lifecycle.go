@@ -2,18 +2,24 @@
 // every checkout, whatever hook.enable says (seed 000):
 //
 //   - SessionStart clones the learning library when it is missing and opens
-//     the session's page; the page name reaches Claude's context.
+//     the session's page; the page file name reaches Claude's context. When
+//     worktrees magehook made and that hold no work at risk have piled up
+//     (PileUp of them), it shows the user a reminder to run worktree:prune.
 //   - SessionEnd closes the session's page.
 //   - WorktreeCreate creates and bootstraps the worktree Claude Code asked
 //     for and prints its path.
-//   - WorktreeRemove removes nothing: it names the worktree it keeps and the
+//   - WorktreeRemove removes nothing (HOOK-WORKTREE-2): it names the
+//     worktree it keeps and, with the checkout of the payload's cwd, the
 //     command that would remove it.
 //
-// A session event never stops a session: every failure is a warning on
-// stderr and exit 0. WorktreeCreate fails (exit 1, no path) when it cannot
-// create the worktree, since Claude Code must not start a session in a
-// worktree that does not exist. A sub-agent's payload (holding agent_id)
-// never reaches these handlers: the dispatcher exits 0 first.
+// The lifecycle acts on the checkout of the payload's cwd (or of
+// MAGEHOOK_ROOT) alone, never on one found elsewhere (HOOK-EVENTS-5). A
+// session event never stops a session: every failure is a warning on
+// stderr naming the call and its exit code, and exit 0. WorktreeCreate
+// fails (exit 1, no path) when it cannot create the worktree, since
+// Claude Code must not start a session in a worktree that does not exist.
+// A sub-agent's session payload (holding agent_id) never reaches these
+// handlers: the dispatcher exits 0 first; a WorktreeCreate always does.
 package lifecycle
 
 import (
@@ -42,56 +48,163 @@ func Handlers() []hook.Handler {
 	}
 }
 
-func library(c *hook.Call) (wiki.Library, bool, error) {
-	if c.Config == nil {
-		return wiki.Library{}, false, nil
+// exitCode is the code a wiki verb's error maps to, for the warnings
+// that name the call and its code.
+func exitCode(err error) int {
+	var cerr *toolingrc.Error
+	switch {
+	case errors.As(err, &cerr):
+		return hook.ExitConfig
+	case wiki.IsUsage(err):
+		return hook.ExitBlock
 	}
-	lib, err := wiki.FromConfig(c.Config)
-	if err != nil || lib.Origin == "" {
-		return lib, false, err
-	}
-	lib.Log, lib.Now = c.Stderr, c.Now
-	return lib, true, nil
+	return hook.ExitFail
 }
 
-func sessionStart(c *hook.Call) (hook.Result, error) {
-	lib, ok, err := library(c)
-	if !ok {
-		return hook.Result{}, err
+// warnCall reports a failed call of a wiki verb: a session event never
+// stops a session, so every failure is a warning naming the call and its
+// exit code (HOOK-EVENTS-3).
+func warnCall(c *hook.Call, call string, err error) {
+	fmt.Fprintf(c.Stderr, "magehook: %s: warning: %s exited %d: %v\n", c.Event.Name, call, exitCode(err), err)
+}
+
+// sessionKeys warns, naming them, when the payload lacks the keys a
+// session event needs, and reports whether the event has a checkout of
+// its own (HOOK-EVENTS-5); the cwd may be replaced by MAGEHOOK_ROOT.
+func sessionKeys(c *hook.Call) bool {
+	var absent []string
+	if c.Payload.CWD == "" && c.Getenv(toolingrc.RootEnv) == "" {
+		absent = append(absent, "cwd")
 	}
-	if dir, err := lib.Init(c.Context); err != nil {
-		return hook.Result{}, err
-	} else if dir != "" {
+	if c.Payload.SessionID == "" {
+		absent = append(absent, "session_id")
+	}
+	if len(absent) > 0 {
+		fmt.Fprintf(c.Stderr, "magehook: %s: warning: the payload names no cwd or no session (absent: %s); nothing to do\n", c.Event.Name, strings.Join(absent, ", "))
+		return false
+	}
+	return ownCheckout(c, true)
+}
+
+// ownCheckout reports whether the configuration is the checkout of the
+// payload's cwd (or of MAGEHOOK_ROOT): the lifecycle acts on that
+// checkout alone (HOOK-EVENTS-5, CLI-CHECKOUT-1). The dispatcher may have
+// found a configuration elsewhere (CLAUDE_PROJECT_DIR, its working
+// directory) for the enabled handlers; a session page or a worktree must
+// never land in another checkout's library or base. With warn, it says
+// so, naming the cwd.
+func ownCheckout(c *hook.Call, warn bool) bool {
+	if c.Getenv(toolingrc.RootEnv) != "" {
+		return c.Config != nil
+	}
+	if c.Config == nil {
+		return false // the dispatcher has warned
+	}
+	cwd, err := filepath.Abs(c.Payload.CWD)
+	if c.Payload.CWD != "" && err == nil && filepath.Clean(c.Config.Start) == cwd {
+		return true
+	}
+	if warn {
+		fmt.Fprintf(c.Stderr, "magehook: %s: warning: no %s above %s, the payload's cwd; nothing to do\n", c.Event.Name, toolingrc.FileName, c.Payload.CWD)
+	}
+	return false
+}
+
+func library(c *hook.Call) (wiki.Library, error) {
+	lib, err := wiki.FromConfig(c.Config)
+	lib.Log, lib.Now = c.Stderr, c.Now
+	return lib, err
+}
+
+// PileUp is how many worktrees safe to remove make SessionStart remind
+// the user to prune them.
+const PileUp = 3
+
+func sessionStart(c *hook.Call) (hook.Result, error) {
+	if !sessionKeys(c) {
+		return hook.Result{}, nil
+	}
+	r := openPage(c)
+	r.SystemMessage = reminder(c)
+	return r, nil
+}
+
+// reminder is the visible message of SessionStart when worktrees magehook
+// made and that hold no work at risk have piled up: Claude Code leaves
+// their removal to WorktreeRemove, which keeps them.
+func reminder(c *hook.Call) string {
+	m, err := Manager(c.Config)
+	if err != nil {
+		return ""
+	}
+	if n := m.PiledUp(c.Context, PileUp); n >= PileUp {
+		return fmt.Sprintf("magehook: %d or more worktrees under %s hold no work at risk; `worktree:prune` removes them (`worktree:list` names them)", n, m.Base)
+	}
+	return ""
+}
+
+func openPage(c *hook.Call) hook.Result {
+	lib, err := library(c)
+	if err != nil {
+		warnCall(c, "wiki:init", err)
+		return hook.Result{}
+	}
+	dir, err := lib.Init(c.Context)
+	if err != nil {
+		warnCall(c, "wiki:init", err)
+		return hook.Result{}
+	}
+	if dir != "" {
 		fmt.Fprintln(c.Stderr, dir) // init's output goes to stderr: stdout is the page name
 	}
-	project, err := wiki.ProjectOf(c.Config, c.Payload.CWD)
+	cwd := c.Payload.CWD
+	if cwd == "" {
+		cwd = c.Config.Root()
+	}
+	project, err := wiki.ProjectOf(c.Config, cwd)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}
 	}
 	session, err := wiki.SessionToken(c.Payload.SessionID)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}
 	}
 	page, err := lib.Open(c.Context, project, session)
 	if err != nil {
-		return hook.Result{}, err
+		warnCall(c, "wiki:open", err)
+		return hook.Result{}
 	}
-	return hook.Result{Text: page}, nil
+	return hook.Result{Text: page}
 }
 
 func sessionEnd(c *hook.Call) (hook.Result, error) {
-	lib, ok, err := library(c)
-	if !ok {
-		return hook.Result{}, err
+	if !sessionKeys(c) {
+		return hook.Result{}, nil
+	}
+	lib, err := library(c)
+	if err != nil {
+		warnCall(c, "wiki:close", err)
+		return hook.Result{}, nil
+	}
+	if lib.Origin == "" {
+		return hook.Result{}, nil // SessionStart said so already
 	}
 	session, err := wiki.SessionToken(c.Payload.SessionID)
-	if err != nil {
-		return hook.Result{}, err
+	if err == nil {
+		_, err = lib.Close(c.Context, session)
 	}
-	return hook.Result{}, lib.Close(c.Context, session)
+	if err != nil {
+		warnCall(c, "wiki:close", err)
+	}
+	return hook.Result{}, nil
 }
 
-// Manager is the worktree manager of a checkout's configuration.
+// Manager is the worktree manager of a checkout's configuration. The base
+// is anchored at the root, not at the home of the key (CLI-CONFIG-2): a
+// clone under Projects/ that inherits worktree.base from the workspace
+// keeps its worktrees inside itself.
 func Manager(cfg *toolingrc.Config) (worktree.Manager, error) {
 	base, err := cfg.Get(toolingrc.KeyWorktreeBase)
 	if err != nil {
@@ -101,7 +214,12 @@ func Manager(cfg *toolingrc.Config) (worktree.Manager, error) {
 	if err != nil {
 		return worktree.Manager{}, err
 	}
-	return worktree.Manager{Root: cfg.Root(), Base: base.Abs(), Bootstrap: boot.String()}, nil
+	return worktree.Manager{
+		Root:         cfg.Root(),
+		Base:         filepath.Join(cfg.Root(), filepath.FromSlash(base.String())),
+		Bootstrap:    boot.String(),
+		BootstrapSet: boot.File != "",
+	}, nil
 }
 
 func worktreeCreate(c *hook.Call) (hook.Result, error) {
@@ -121,24 +239,30 @@ func worktreeCreate(c *hook.Call) (hook.Result, error) {
 	return hook.Result{Path: path}, nil
 }
 
+// worktreeRemove keeps the worktree (HOOK-WORKTREE-2) and names it. With
+// the checkout of the payload's cwd it splits the path at the checkout's
+// worktree.base and prints the command that removes it; without one it
+// prints the path alone, guessing no command.
 func worktreeRemove(c *hook.Call) (hook.Result, error) {
 	path := c.Payload.WorktreePath
 	if path == "" {
-		fmt.Fprintln(c.Stderr, "magehook: WorktreeRemove: warning: the payload names no worktree_path")
+		fmt.Fprintf(c.Stderr, "magehook: WorktreeRemove: warning: the payload names no worktree path (no worktree_path)\n")
 		return hook.Result{}, nil
 	}
-	base, binary := ".claude/worktrees", "bin/magehook"
-	if c.Config != nil {
-		if v, err := c.Config.Get(toolingrc.KeyWorktreeBase); err == nil {
-			base = v.String()
-		}
-		if v, err := c.Config.Get(toolingrc.KeyHookBinary); err == nil {
-			binary = v.String()
-		}
-	}
 	fmt.Fprintf(c.Stderr, "worktree kept: %s\n", path)
-	if root, name, ok := SplitWorktreePath(path, base); ok {
-		fmt.Fprintf(c.Stderr, "remove it with: %q worktree:remove %s\n", filepath.Join(root, filepath.FromSlash(binary)), name)
+	if !ownCheckout(c, false) {
+		return hook.Result{}, nil
+	}
+	base, err := c.Config.Get(toolingrc.KeyWorktreeBase)
+	if err != nil {
+		return hook.Result{}, nil
+	}
+	binary, err := c.Config.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return hook.Result{}, nil
+	}
+	if root, name, ok := SplitWorktreePath(path, base.String()); ok {
+		fmt.Fprintf(c.Stderr, "to remove it: %q worktree:remove %s (worktree:prune removes every worktree with no work at risk)\n", filepath.Join(root, filepath.FromSlash(binary.String())), name)
 	}
 	return hook.Result{}, nil
 }

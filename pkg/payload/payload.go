@@ -210,3 +210,22 @@ func member(object []byte, name string) json.RawMessage {
 	})
 	return found
 }
+
+// EventName returns the event name a payload names at its top level
+// (hook_event_name, or Copilot's hookEventName), before any mapping onto
+// Claude Code's shape; "" when it names none or is not an object.
+func EventName(data []byte) string {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return ""
+	}
+	for _, key := range []string{"hook_event_name", "hookEventName"} {
+		if raw := member(data, key); raw != nil {
+			var s string
+			if decodeString(raw, &s) == nil {
+				return s
+			}
+		}
+	}
+	return ""
+}

@@ -148,6 +148,14 @@ func (p *Payload) InputString(field string) (string, bool) {
 	return s, true
 }
 
+// InputSize returns the size in bytes of a tool_input field as written
+// (escapes included, so never less than the decoded string), without
+// decoding it: a gate checks a command against its budget before it pays
+// for the command.
+func (p *Payload) InputSize(field string) int {
+	return len(member(p.ToolInput, field))
+}
+
 // Succeeded is the PostToolUse success test (seed 002): a tool_response
 // object whose interrupted is not true is a success; a tool_response string
 // (Bash failures arrive as "Error: Exit code N ...") or any other shape is a

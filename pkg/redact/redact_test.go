@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,4 +51,67 @@ func TestCutAndHome(t *testing.T) {
 	if got := redact.Home("/home/alice/x and /home/alice", "/home/alice/"); got != "~/x and ~" {
 		t.Errorf("Home: %q", got)
 	}
+}
+
+// reference is String without the literal shortcut: every pattern, in
+// order, on every text.
+func reference(s string) string {
+	for _, expr := range []string{
+		`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`,
+		`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`,
+		`\bgithub_pat_[A-Za-z0-9_]{20,}`,
+		`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`,
+		`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+		`\bxox[abprs]-[A-Za-z0-9-]{10,}`,
+		`\bglpat-[A-Za-z0-9_-]{20,}`,
+		`\bnpm_[A-Za-z0-9]{30,}`,
+		`\bAIza[0-9A-Za-z_-]{35}`,
+		`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
+	} {
+		s = regexp.MustCompile(expr).ReplaceAllString(s, redact.Mask)
+	}
+	for _, expr := range []string{
+		`(://[^/\s:@]+:)[^@\s/]+(@)`,
+		`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`,
+		`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`,
+		`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`,
+	} {
+		s = regexp.MustCompile(expr).ReplaceAllString(s, "${1}"+redact.Mask+"${2}")
+	}
+	return s
+}
+
+var redactSeeds = []string{
+	"",
+	"go test ./... 2>&1 | tail -n 40 && git status --short",
+	"curl -H 'Authorization: Bearer abcdefgh12345678' https://bob:hunter22@example.com",
+	"AUTHORIZATION: token abcdefghijkl",
+	"export API_KEY=abcd1234 CLIENT-SECRET: 'zzzzzzzz' Passwd=qwerty12",
+	"xſecret=abcdefgh", // (?i) folds ſ onto s
+	"xoxb-123456789012-abcdef ghp_" + strings.Repeat("a", 24) + " AKIAIOSFODNN7EXAMPLE",
+	"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+	"sk-proj-" + strings.Repeat("Q", 20) + " npm_" + strings.Repeat("n", 32) + " AIza" + strings.Repeat("z", 35),
+	"glpat-" + strings.Repeat("g", 20) + " github_pat_" + strings.Repeat("p", 22) + " key: value1234",
+}
+
+// TestStringAsEveryPattern: skipping the patterns whose literals a text
+// lacks changes no result.
+func TestStringAsEveryPattern(t *testing.T) {
+	for _, s := range redactSeeds {
+		if got, want := redact.String(s), reference(s); got != want {
+			t.Errorf("String(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzString(f *testing.F) {
+	for _, s := range redactSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := redact.String(s), reference(s); got != want {
+			t.Errorf("String(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -104,9 +105,20 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		return Outcome{}, err
 	}
 	path := in.Path()
+	h := in.harness()
+	if h.IsClaude() && in.Scope == User && !filepath.IsAbs(path) {
+		// Without a home the user file's path is relative, and would land
+		// in the project: the committed .claude/settings.json.
+		return Outcome{}, fmt.Errorf("-scope=user edits $HOME/.claude/settings.json, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
+	}
+	var normalize func([]byte) []byte
+	if h.Layout != harness.Plugin {
+		normalize = sortedJSON
+	}
 	return Rewrite{
 		Path:         path,
 		Edit:         edit,
+		Normalize:    normalize,
 		BackupDir:    filepath.Join(state.Abs(), "backups"),
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
@@ -119,4 +131,14 @@ func (in Installer) backupName() string {
 		return h.Name
 	}
 	return string(in.Scope)
+}
+
+// sortedJSON is a JSON document as install writes it (keys sorted,
+// two-space indent), or the bytes unchanged when they do not parse.
+func sortedJSON(data []byte) []byte {
+	tree, err := Parse(data)
+	if err != nil {
+		return data
+	}
+	return Encode(tree, true)
 }

@@ -31,7 +31,7 @@ func Edit(data []byte, h *harness.Harness, own Owner, entries []Entry) ([]byte, 
 		}
 		t, ok := tree.(*Object)
 		if !ok {
-			return nil, &ParseError{"the top level is " + typeName(tree) + ", not an object"}
+			return nil, &ParseError{Msg: "the top level is " + typeName(tree) + ", not an object"}
 		}
 		top = t
 	}
@@ -41,7 +41,7 @@ func Edit(data []byte, h *harness.Harness, own Owner, entries []Entry) ([]byte, 
 	}
 	hooks, ok := hv.(*Object)
 	if present && !ok {
-		return nil, &ParseError{"hooks is " + typeName(hv) + ", not an object"}
+		return nil, &ParseError{Msg: "hooks is " + typeName(hv) + ", not an object"}
 	}
 	if !present {
 		hooks = &Object{}
@@ -60,7 +60,7 @@ func Edit(data []byte, h *harness.Harness, own Owner, entries []Entry) ([]byte, 
 		}
 		list, ok := m.Value.([]any)
 		if !ok {
-			return nil, &ParseError{fmt.Sprintf("hooks.%s is %s, not an array", m.Key, typeName(m.Value))}
+			return nil, &ParseError{Msg: fmt.Sprintf("hooks.%s is %s, not an array", m.Key, typeName(m.Value))}
 		}
 		want, declared := byEvent[m.Key]
 		out, changed, err := editList(list, m.Key, h, own, want, declared && !placed[m.Key])
@@ -113,7 +113,7 @@ func editList(list []any, key string, h *harness.Harness, own Owner, want Entry,
 	for i, it := range list {
 		obj, ok := it.(*Object)
 		if !ok {
-			return nil, ch, &ParseError{fmt.Sprintf("hooks.%s[%d] is %s, not an object", key, i, typeName(it))}
+			return nil, ch, &ParseError{Msg: fmt.Sprintf("hooks.%s[%d] is %s, not an object", key, i, typeName(it))}
 		}
 		if h.Layout == harness.Flat {
 			if !own.Owns(obj) {
@@ -134,7 +134,7 @@ func editList(list []any, key string, h *harness.Harness, own Owner, want Entry,
 		}
 		inner, ok := hs.([]any)
 		if !ok {
-			return nil, ch, &ParseError{fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array", key, i, typeName(hs))}
+			return nil, ch, &ParseError{Msg: fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array", key, i, typeName(hs))}
 		}
 		var keep []any
 		for _, x := range inner {
@@ -168,7 +168,7 @@ func item(h *harness.Harness, e Entry) *Object {
 		scale = 1
 	}
 	timeout := json.Number(strconv.Itoa(e.Timeout * scale))
-	handler := &Object{Members: []Member{{"type", "command"}}}
+	handler := &Object{Members: []Member{{Key: "type", Value: "command"}}}
 	if h.HandlerName != "" {
 		handler.Set("name", h.HandlerName)
 	}
@@ -201,7 +201,7 @@ func setPath(top *Object, path string, value any) error {
 		}
 		next, isObj := v.(*Object)
 		if !isObj {
-			return &ParseError{strings.Join(keys[:i+1], ".") + " is " + typeName(v) + ", not an object"}
+			return &ParseError{Msg: strings.Join(keys[:i+1], ".") + " is " + typeName(v) + ", not an object"}
 		}
 		o = next
 	}
@@ -226,7 +226,7 @@ func OwnedEntries(data []byte, h *harness.Harness, own Owner) ([]Placed, error) 
 	}
 	top, ok := tree.(*Object)
 	if !ok {
-		return nil, &ParseError{"the top level is not an object"}
+		return nil, &ParseError{Msg: "the top level is not an object"}
 	}
 	hv, _ := top.Get("hooks")
 	hooks, _ := hv.(*Object)

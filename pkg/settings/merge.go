@@ -39,11 +39,11 @@ func load(data []byte) (*Object, *Object, error) {
 	}
 	top, ok := tree.(*Object)
 	if !ok {
-		return nil, nil, &ParseError{"the top level is " + typeName(tree) + ", not an object"}
+		return nil, nil, &ParseError{Msg: "the top level is " + typeName(tree) + ", not an object; a settings file is one JSON object: fix it by hand"}
 	}
 	if wt, ok := top.Get("worktree"); ok {
 		if _, isObj := wt.(*Object); !isObj {
-			return nil, nil, &ParseError{"worktree is " + typeName(wt) + ", not an object"}
+			return nil, nil, &ParseError{Msg: "worktree is " + typeName(wt) + ", not an object; make it an object (" + `{"baseRef": "head"}` + ") or remove the key"}
 		}
 	}
 	h, ok := top.Get("hooks")
@@ -52,7 +52,7 @@ func load(data []byte) (*Object, *Object, error) {
 	}
 	hooks, isObj := h.(*Object)
 	if !isObj {
-		return nil, nil, &ParseError{"hooks is " + typeName(h) + ", not an object"}
+		return nil, nil, &ParseError{Msg: "hooks is " + typeName(h) + ", not an object; make it an object of event names ({} for none) or remove the key"}
 	}
 	if err := checkHooks(hooks, "hooks"); err != nil {
 		return nil, nil, err
@@ -64,16 +64,16 @@ func checkHooks(hooks *Object, where string) error {
 	for _, m := range hooks.Members {
 		groups, ok := m.Value.([]any)
 		if !ok {
-			return &ParseError{fmt.Sprintf("%s.%s is %s, not an array of matcher groups", where, m.Key, typeName(m.Value))}
+			return &ParseError{Msg: fmt.Sprintf("%s.%s is %s, not an array of matcher groups; make it an array ([] for none) or remove the key", where, m.Key, typeName(m.Value))}
 		}
 		for i, g := range groups {
 			group, ok := g.(*Object)
 			if !ok {
-				return &ParseError{fmt.Sprintf("%s.%s[%d] is %s, not a matcher group object", where, m.Key, i, typeName(g))}
+				return &ParseError{Msg: fmt.Sprintf("%s.%s[%d] is %s, not a matcher group object; make it {\"matcher\": ..., \"hooks\": [...]} or remove it", where, m.Key, i, typeName(g))}
 			}
 			if hs, ok := group.Get("hooks"); ok {
 				if _, isArr := hs.([]any); !isArr {
-					return &ParseError{fmt.Sprintf("%s.%s[%d].hooks is %s, not an array", where, m.Key, i, typeName(hs))}
+					return &ParseError{Msg: fmt.Sprintf("%s.%s[%d].hooks is %s, not an array; make it an array of handlers ([] for none) or remove the key", where, m.Key, i, typeName(hs))}
 				}
 			}
 		}

@@ -134,6 +134,16 @@ func (o Owner) OwnsCommand(cmd string) bool {
 	return false
 }
 
+// Binary returns the absolute hook binary a command of ours runs, and
+// false for a command that is not ours.
+func (o Owner) Binary(cmd string) (string, bool) {
+	if !o.OwnsCommand(cmd) {
+		return "", false
+	}
+	bin, _, _ := o.parse(cmd)
+	return bin, true
+}
+
 // parse returns the absolute binary and the hook: target a command runs,
 // in any form magehook wrote.
 func (o Owner) parse(cmd string) (bin, target string, ok bool) {

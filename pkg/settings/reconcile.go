@@ -81,7 +81,7 @@ func Reconcile(source, runtime []byte, prune bool) (Plan, error) {
 	if lv, ok := top.Get(LocalKey); ok {
 		lo, isObj := lv.(*Object)
 		if !isObj {
-			return Plan{}, &ParseError{LocalKey + " is " + typeName(lv) + ", not an object"}
+			return Plan{}, &ParseError{Msg: LocalKey + " is " + typeName(lv) + ", not an object"}
 		}
 		if err := checkHooks(lo, LocalKey); err != nil {
 			return Plan{}, err

@@ -301,8 +301,12 @@ func TestRefusals(t *testing.T) {
 		`{"hooks": {"Stop": ["x"]}}`:           "hooks.Stop[0] is a string, not a matcher group",
 		`{"hooks": {"Stop": [{"hooks": {}}]}}`: "hooks.Stop[0].hooks is an object, not an array",
 		`{"worktree": "head"}`:                 "worktree is a string, not an object",
-		`{"hooks": {"Stop": [{"hooks": []}]}, "x": 1,}`: "not valid JSON",
-		"// comment\n{}": "not valid JSON",
+		`{"hooks": {"Stop": [{"hooks": []}]}, "x": 1,}`: "trailing comma at line 1, column 44, which JSON does not allow; remove it",
+		"// comment\n{}":          "comment at line 1, column 1, which JSON does not allow; remove it",
+		`{"hooks": null}`:         "hooks is null, not an object; make it an object of event names ({} for none) or remove the key",
+		`{"a": {"b": 1, "b": 2}}`: `the key "b" appears twice in one object (the second at line 1, column 19); JSON readers disagree on which one counts: keep one`,
+		`{"a": "\ud83d"}`:         "lone UTF-16 surrogate",
+		strings.Repeat("[", 600):  "more than 512 levels deep",
 	}
 	for in, want := range tests {
 		_, err := settings.Install([]byte(in), entries, settings.OwnerFor(cfg))

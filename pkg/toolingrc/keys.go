@@ -16,10 +16,28 @@ const (
 	KeyWorktreeBootstrap  = "worktree.bootstrap"
 	KeyHookBinary         = "hook.binary"
 	KeyHookEnable         = "hook.enable"
+	KeyHookStartBudget    = "hook.startbudget"
 	KeyStateDir           = "state.dir"
 	KeyGuardProtect       = "guard.protect"
 	KeyGuardStopcheck     = "guard.stopcheck"
 	KeyCommitConventional = "commit.conventional"
+
+	// The catalogue handlers' keys (hooks/*; README configuration table).
+	KeyContextFile         = "context.file"
+	KeyDocdriftWatch       = "docdrift.watch"
+	KeyDocdriftBlocking    = "docdrift.blocking"
+	KeyDocorphanSkip       = "docorphan.skip"
+	KeyStopreminderText    = "stopreminder.text"
+	KeyNotifyCommand       = "notify.command"
+	KeyNotifyEvents        = "notify.events"
+	KeySubagentgateTypes   = "subagentgate.types"
+	KeySubagentgateCheck   = "subagentgate.check"
+	KeySubagentgateScope   = "subagentgate.scope"
+	KeySubagentgateSecrets = "subagentgate.secrets"
+	KeyDevserverCommand    = "devserver.command"
+	KeyDevserverPort       = "devserver.port"
+	KeyDevserverPidfile    = "devserver.pidfile"
+	KeyGuardStopagents     = "guard.stopagents"
 )
 
 type kind int
@@ -32,11 +50,23 @@ const (
 	kindWord              // any single word
 	kindText              // free text (a command line)
 	kindBool              // yes or no
+	kindPort              // a TCP port number, 1-65535
 )
 
 type keySpec struct {
 	kind kind
 	def  []string // nil: no default
+}
+
+// additive reports the gate keys: lists that add up inside the root's
+// repository, so that a file below the top one adds to their values and
+// cannot remove them.
+func additive(key string) bool {
+	switch key {
+	case KeyHookEnable, KeyGuardProtect:
+		return true
+	}
+	return false
 }
 
 // specOf returns a known key's kind and default. (A switch rather than a
@@ -59,6 +89,8 @@ func specOf(key string) (keySpec, bool) {
 		return keySpec{kindPath, []string{"bin/magehook"}}, true
 	case KeyHookEnable:
 		return keySpec{kindToken, []string{}}, true
+	case KeyHookStartBudget:
+		return keySpec{kindWord, nil}, true // a ratio; the doctor checks it
 	case KeyStateDir:
 		return keySpec{kindDir, []string{".magehook"}}, true
 	case KeyGuardProtect:
@@ -67,6 +99,28 @@ func specOf(key string) (keySpec, bool) {
 		return keySpec{kindText, nil}, true
 	case KeyCommitConventional:
 		return keySpec{kindBool, []string{"no"}}, true
+	case KeyContextFile:
+		return keySpec{kindPath, []string{}}, true
+	case KeyDocdriftWatch, KeyDocorphanSkip, KeySubagentgateScope:
+		return keySpec{kindWord, []string{}}, true // globs
+	case KeyDocdriftBlocking:
+		return keySpec{kindBool, []string{"no"}}, true
+	case KeyStopreminderText, KeyNotifyCommand, KeyDevserverCommand:
+		return keySpec{kindText, nil}, true
+	case KeyNotifyEvents:
+		return keySpec{kindWord, []string{"Stop", "Notification"}}, true
+	case KeySubagentgateTypes:
+		return keySpec{kindWord, []string{}}, true
+	case KeySubagentgateCheck:
+		return keySpec{kindText, []string{}}, true
+	case KeySubagentgateSecrets:
+		return keySpec{kindBool, []string{"yes"}}, true
+	case KeyDevserverPort:
+		return keySpec{kindPort, nil}, true
+	case KeyDevserverPidfile:
+		return keySpec{kindPath, nil}, true
+	case KeyGuardStopagents:
+		return keySpec{kindWord, []string{"*"}}, true
 	}
 	return keySpec{}, false
 }
@@ -79,6 +133,14 @@ type Value struct {
 	// file that holds the key, or the root for a default.
 	Home string
 	// File and Line locate the first entry; both are empty for a default.
+	File string
+	Line int
+	// Origins locate each of Values (an empty Origin for a default).
+	Origins []Origin
+}
+
+// Origin is the file and line a value was read from.
+type Origin struct {
 	File string
 	Line int
 }
@@ -100,18 +162,81 @@ func (v Value) Abs() string {
 }
 
 // Get returns a key's checked value: from the nearest file holding it, else
-// its default at the root. An unknown key is looked up without a check. A
-// bad value is an *Error naming the key, the file and the line.
+// its default at the root. An additive key (a gate key) is the value the
+// top .toolingrc of the root's repository has (from that file, the files
+// above it or the default) plus the entries of the files below it in the
+// repository, each value once. An unknown key is looked up without a check.
+// A bad value is an *Error naming the key, the file and the line.
 func (c *Config) Get(key string) (Value, error) {
-	entries, file, ok := c.Lookup(key)
 	spec, known := specOf(key)
+	if !known || !additive(key) {
+		return c.getFrom(0, key, spec, known)
+	}
+	top := c.repoFiles() - 1
+	v, err := c.getFrom(top, key, spec, known)
+	if err != nil {
+		return Value{}, err
+	}
+	seen := map[string]bool{}
+	for _, s := range v.Values {
+		seen[s] = true
+	}
+	// The files below the top, the top's nearest child first.
+	for i := top - 1; i >= 0; i-- {
+		f := c.Files[i]
+		for _, e := range f.Entries {
+			if e.Key != key {
+				continue
+			}
+			if msg := check(spec.kind, e.Value); msg != "" {
+				return Value{}, &Error{File: f.Path, Line: e.Line, Key: key, Msg: msg}
+			}
+			if !seen[e.Value] {
+				seen[e.Value] = true
+				v.Values = append(v.Values, e.Value)
+				v.Origins = append(v.Origins, Origin{f.Path, e.Line})
+			}
+			if v.File == "" {
+				v.File, v.Line = f.Path, e.Line
+			}
+		}
+	}
+	return v, nil
+}
+
+// repoFiles is the number of files, from the nearest, inside the root's
+// git repository (at least the nearest one).
+func (c *Config) repoFiles() int {
+	if c.RepoTop == "" {
+		return 1
+	}
+	n := 0
+	for _, f := range c.Files {
+		if !within(f.Dir(), c.RepoTop) {
+			break
+		}
+		n++
+	}
+	return max(n, 1)
+}
+
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// getFrom is Get over the files from index from up.
+func (c *Config) getFrom(from int, key string, spec keySpec, known bool) (Value, error) {
+	entries, file, ok := (&Config{Files: c.Files[from:]}).Lookup(key)
 	if !ok {
 		v := Value{Key: key, Home: c.Root()}
 		if known {
 			v.Values = append([]string(nil), spec.def...)
+			v.Origins = make([]Origin, len(v.Values))
 		}
 		if key == KeyWikiProject {
 			v.Values = []string{filepath.Base(c.Root())}
+			v.Origins = []Origin{{}}
 		}
 		return v, nil
 	}
@@ -123,6 +248,7 @@ func (c *Config) Get(key string) (Value, error) {
 			}
 		}
 		v.Values = append(v.Values, e.Value)
+		v.Origins = append(v.Origins, Origin{file.Path, e.Line})
 	}
 	return v, nil
 }
@@ -162,6 +288,18 @@ func check(k kind, v string) string {
 	case kindBool:
 		if v != "yes" && v != "no" {
 			return "value " + quote(v) + " must be yes or no"
+		}
+	case kindPort:
+		n := 0
+		for i := 0; i < len(v) && n <= 65535; i++ {
+			if v[i] < '0' || v[i] > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(v[i]-'0')
+		}
+		if v == "" || n < 1 || n > 65535 {
+			return "value " + quote(v) + " is not a TCP port; write a number from 1 to 65535"
 		}
 	}
 	return ""

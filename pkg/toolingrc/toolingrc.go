@@ -10,6 +10,16 @@
 // the nearest .toolingrc holding it, and the key's home is that file's
 // directory; a default's home is the root. The walk stops at the filesystem
 // root. No .toolingrc at all is a configuration error naming the start.
+//
+// The gate keys (hook.enable, guard.protect) add up inside one git
+// repository: a .toolingrc below the top one of the root's repository may
+// add handlers and protected branches, never remove those the top one
+// declares (or gets from above it, or by default). A file that cannot be
+// fully read is an error, never skipped: a directory or a FIFO named
+// .toolingrc, a file the user cannot read, a line over 1 MiB, a magehook key
+// without a value. Only another tool's bare word (a key magehook does not
+// know, with no value) is ignored, like its other keys. Files are opened
+// only when they are regular files, so a FIFO never blocks the walk.
 package toolingrc
 
 import (
@@ -20,6 +30,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // FileName is the configuration file's name.
@@ -55,7 +68,17 @@ type Config struct {
 	Start string
 	// Files holds the nearest file first.
 	Files []File
+	// RepoTop is the top directory of the git repository holding the root
+	// (the nearest directory with a .git entry), or "" outside one.
+	RepoTop string
 }
+
+// MaxFileSize is the largest .toolingrc read (4 MiB), MaxLine its longest
+// line (1 MiB).
+const (
+	MaxFileSize = 4 << 20
+	MaxLine     = 1 << 20
+)
 
 // Error is a configuration error: a bad line or value, or no file. The
 // program's exit code for it is 3.
@@ -64,7 +87,12 @@ type Error struct {
 	Line int
 	Key  string
 	Msg  string
+	// Err is the cause, when there is one to test for (ErrNotFound).
+	Err error
 }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -81,17 +109,17 @@ func (e *Error) Error() string {
 }
 
 // Discover walks up from start (made absolute) and reads every .toolingrc
-// on the way to the filesystem root. It fails when none exists, or when one
-// cannot be read or parsed.
+// on the way to the filesystem root. It fails when none exists (an error
+// wrapping ErrNotFound), or when one cannot be read or parsed.
 func Discover(start string) (*Config, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cannot resolve %q: %v", ErrNotFound, start, err)
+		return nil, &Error{File: start, Msg: fmt.Sprintf("cannot resolve the start directory: %v", err), Err: ErrNotFound}
 	}
 	cfg := &Config{Start: abs}
 	for dir := abs; ; {
 		path := filepath.Join(dir, FileName)
-		data, err := os.ReadFile(path)
+		data, err := regfile.ReadFile(path, MaxFileSize)
 		switch {
 		case err == nil:
 			f, perr := Parse(path, data)
@@ -99,12 +127,11 @@ func Discover(start string) (*Config, error) {
 				return nil, perr
 			}
 			cfg.Files = append(cfg.Files, f)
-		case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
+		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ELOOP):
+			// Nothing here: the directory does not exist, is a file, or is
+			// a symbolic link loop (a start that does not resolve).
 		default:
-			var pathErr *os.PathError
-			if !errors.As(err, &pathErr) || !isSkippable(pathErr) {
-				return nil, &Error{File: path, Msg: "cannot read: " + err.Error()}
-			}
+			return nil, readError(path, err)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -113,24 +140,56 @@ func Discover(start string) (*Config, error) {
 		dir = parent
 	}
 	if len(cfg.Files) == 0 {
-		return nil, &Error{File: abs, Msg: fmt.Sprintf("%v in this directory or any parent; create one at the repository root, or set %s", ErrNotFound, RootEnv)}
+		return nil, &Error{File: abs, Msg: fmt.Sprintf("%v in this directory or any parent; create one at the repository root, or set %s", ErrNotFound, RootEnv), Err: ErrNotFound}
 	}
+	cfg.RepoTop = repoTop(cfg.Root())
 	return cfg, nil
 }
 
-// isSkippable reports read errors that mean "no usable file here", such as
-// a directory named .toolingrc or a path component that is not a directory.
-func isSkippable(err *os.PathError) bool {
-	info, statErr := os.Stat(err.Path)
-	return statErr != nil || info.IsDir()
+// readError names what is wrong with a .toolingrc that exists but cannot
+// be read, and what to do.
+func readError(path string, err error) *Error {
+	switch {
+	case errors.Is(err, os.ErrPermission):
+		return &Error{File: path, Msg: "cannot be read (permission denied); make it readable (chmod a+r) or remove it"}
+	case errors.Is(err, regfile.ErrNotRegular):
+		what := "not a regular file"
+		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
+			what = "a directory"
+		} else if serr == nil && info.Mode()&os.ModeNamedPipe != 0 {
+			what = "a FIFO"
+		}
+		return &Error{File: path, Msg: "is " + what + ", not a file; replace it with the configuration file, or remove it"}
+	case errors.Is(err, regfile.ErrTooLarge):
+		return &Error{File: path, Msg: fmt.Sprintf("is larger than %d bytes; a configuration file is a few lines", MaxFileSize)}
+	}
+	return &Error{File: path, Msg: "cannot be read: " + err.Error()}
 }
 
-// Parse reads the lines of one file. It rejects a key without a value.
+// repoTop is the nearest directory from dir up holding a .git entry (a
+// directory, or the file of a linked worktree or submodule), or "".
+func repoTop(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Parse reads the lines of one file. It rejects a magehook key without a
+// value and a line over MaxLine bytes; another tool's bare word (a key
+// magehook does not know, alone on its line) is skipped.
 func Parse(path string, data []byte) (File, error) {
 	f := File{Path: path}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 4096), MaxLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := stripComment(sc.Text())
 		if line == "" {
 			continue
@@ -140,12 +199,18 @@ func Parse(path string, data []byte) (File, error) {
 			key, value = line[:i], strings.TrimSpace(line[i+1:])
 		}
 		if value == "" {
+			if _, known := specOf(key); !known {
+				continue // another tool's flag: other tools own other keys
+			}
 			return File{}, &Error{File: path, Line: n, Key: key, Msg: "has no value; write the key, a space and the value"}
 		}
 		f.Entries = append(f.Entries, Entry{Key: key, Value: value, Line: n})
 	}
 	if err := sc.Err(); err != nil {
-		return File{}, &Error{File: path, Msg: "cannot read: " + err.Error()}
+		if errors.Is(err, bufio.ErrTooLong) {
+			return File{}, &Error{File: path, Line: n, Msg: fmt.Sprintf("the line is longer than %d bytes; a value is one short line", MaxLine)}
+		}
+		return File{}, &Error{File: path, Msg: "cannot be read: " + err.Error()}
 	}
 	return f, nil
 }

@@ -114,9 +114,111 @@ func TestDiscoveryFromOddStarts(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "d", ".toolingrc"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := toolingrc.Discover(filepath.Join(root, "d"))
-	if err != nil || cfg.Root() != root {
-		t.Errorf("a directory named .toolingrc is skipped: %v", err)
+	_, err := toolingrc.Discover(filepath.Join(root, "d"))
+	if err == nil || err.Error() != filepath.Join(root, "d", ".toolingrc")+": is a directory, not a file; replace it with the configuration file, or remove it" {
+		t.Errorf("a directory named .toolingrc is an error, not a file to skip: %v", err)
+	}
+}
+
+// A .toolingrc that exists but cannot be fully read stops discovery with
+// an error naming the file, the line and what to do; it is never skipped.
+func TestUnreadableFilesAreErrors(t *testing.T) {
+	t.Run("a file the user cannot read", func(t *testing.T) {
+		if os.Getuid() == 0 {
+			t.Skip("root reads everything")
+		}
+		root := t.TempDir()
+		write(t, root, "hook.enable a\n")
+		if err := os.Chmod(filepath.Join(root, ".toolingrc"), 0); err != nil {
+			t.Fatal(err)
+		}
+		_, err := toolingrc.Discover(root)
+		if err == nil || !strings.Contains(err.Error(), ".toolingrc: cannot be read (permission denied)") || errors.Is(err, toolingrc.ErrNotFound) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("a line over 1 MiB", func(t *testing.T) {
+		root := t.TempDir()
+		write(t, root, "hook.enable a\nwiki.origin https://x/"+strings.Repeat("y", toolingrc.MaxLine)+"\n")
+		_, err := toolingrc.Discover(root)
+		if err == nil || !strings.Contains(err.Error(), ".toolingrc:2: the line is longer than 1048576 bytes") {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("a magehook key without a value, in a parent", func(t *testing.T) {
+		top := t.TempDir()
+		write(t, top, "# x\nguard.protect\n")
+		write(t, filepath.Join(top, "repo"), "hook.enable a\n")
+		_, err := toolingrc.Discover(filepath.Join(top, "repo"))
+		if err == nil || err.Error() != filepath.Join(top, ".toolingrc")+":2: guard.protect: has no value; write the key, a space and the value" {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("another tool's bare word is that tool's", func(t *testing.T) {
+		top := t.TempDir()
+		write(t, top, "fugu.verbose\nwiki.origin file:///srv/wiki.git\n")
+		write(t, filepath.Join(top, "repo"), "hook.enable a\n")
+		cfg, err := toolingrc.Discover(filepath.Join(top, "repo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := cfg.Get(toolingrc.KeyWikiOrigin); v.String() != "file:///srv/wiki.git" {
+			t.Errorf("wiki.origin = %q", v.String())
+		}
+	})
+}
+
+// The gate keys add up inside the root's repository: a .toolingrc below
+// the top one adds handlers and protected branches and cannot remove the
+// top one's, defaults included; above the repository the nearest file
+// still wins.
+func TestGateKeysAddUpInsideTheRepository(t *testing.T) {
+	home := t.TempDir()
+	write(t, home, "hook.enable auditlog\nguard.protect trunk\n")
+	repo := filepath.Join(home, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, repo, "hook.enable branchguard\n")
+	sub := filepath.Join(repo, "sub")
+	write(t, sub, "hook.enable sessionclock\nguard.protect release\nhook.enable branchguard\n")
+	cfg, err := toolingrc.Discover(filepath.Join(sub, "deeper"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RepoTop != repo {
+		t.Errorf("RepoTop = %q, want %q", cfg.RepoTop, repo)
+	}
+	enable, err := cfg.Get(toolingrc.KeyHookEnable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(enable.Values, ","); got != "branchguard,sessionclock" {
+		t.Errorf("hook.enable = %s: the repository's top file wins over home, and the subdirectory adds", got)
+	}
+	if enable.Origins[1] != (toolingrc.Origin{File: filepath.Join(sub, ".toolingrc"), Line: 1}) {
+		t.Errorf("origins %+v", enable.Origins)
+	}
+	protect, err := cfg.Get(toolingrc.KeyGuardProtect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(protect.Values, ","); got != "trunk,release" {
+		t.Errorf("guard.protect = %s: the top file has none, so it gets home's, and the subdirectory adds", got)
+	}
+	// Without home's value, the top one's is the default, which a
+	// subdirectory cannot remove.
+	write(t, home, "# nothing\n")
+	cfg, _ = toolingrc.Discover(sub)
+	protect, _ = cfg.Get(toolingrc.KeyGuardProtect)
+	if got := strings.Join(protect.Values, ","); got != "main,master,release" {
+		t.Errorf("guard.protect = %s", got)
+	}
+	// Other keys: the nearest file still wins.
+	write(t, sub, "state.dir sub-state\n")
+	cfg, _ = toolingrc.Discover(sub)
+	if v, _ := cfg.Get(toolingrc.KeyStateDir); v.Abs() != filepath.Join(sub, "sub-state") {
+		t.Errorf("state.dir = %s", v.Abs())
 	}
 }
 

@@ -12,16 +12,22 @@ import (
 	"github.com/magehook/magehook/pkg/gitx"
 )
 
-// Clone copies gitignored paths of the main checkout into the worktree
-// holding dir, with no network: a git repository becomes a local clone
-// whose origin is the source's origin URL, a directory is copied entry by
-// entry (so a directory of repositories clones each child), a file is
-// copied with its mode (.env files included). An existing destination is
-// kept, so a second run repairs a partial bootstrap; each copy is made
-// under a temporary name and renamed into place, so a failed one leaves
-// nothing behind. In the main checkout itself it reports that and changes
-// nothing.
-func Clone(ctx context.Context, dir string, paths []string, log io.Writer) error {
+// Clone copies gitignored paths of a main checkout into the worktree
+// holding dir, with no network (WT-CLONE-1..7). main names the main
+// checkout (MAGEHOOK_ROOT, or MAIN in a bootstrap); "" means the main
+// checkout of dir's repository. A git repository becomes a local clone
+// whose origin is the source's origin URL, and every regular .env file of
+// the source's tree, at any depth, is copied into the clone with its mode
+// (git does not carry ignored files; .git, nested worktrees and symbolic
+// links are skipped). A directory is copied entry by entry, so a
+// directory of repositories clones each child. A file is copied with its
+// mode. An existing destination is kept, so a second run repairs a
+// partial bootstrap, except a symbolic link where a file goes, which is
+// replaced by the file. A path absent from the main checkout, or not
+// ignored there, is skipped with a message. Each copy is made under a
+// temporary name and renamed into place. In the main checkout itself it
+// reports that and changes nothing.
+func Clone(ctx context.Context, dir, main string, paths []string, log io.Writer) error {
 	if log == nil {
 		log = io.Discard
 	}
@@ -30,11 +36,15 @@ func Clone(ctx context.Context, dir string, paths []string, log io.Writer) error
 	if err != nil {
 		return fmt.Errorf("%s is not in a git worktree: %w", dir, err)
 	}
-	common, err := g.Output(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil {
-		return err
+	if main == "" {
+		common, err := g.Output(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir")
+		if err != nil {
+			return err
+		}
+		main = filepath.Dir(common)
+	} else if top, err := (gitx.Git{Dir: main}).Output(ctx, "rev-parse", "--show-toplevel"); err == nil {
+		main = top
 	}
-	main := filepath.Dir(common)
 	if sameFile(wt, main) {
 		fmt.Fprintf(log, "magehook: %s is the main checkout; nothing to clone\n", wt)
 		return nil
@@ -46,17 +56,26 @@ func Clone(ctx context.Context, dir string, paths []string, log io.Writer) error
 			continue
 		}
 		src, dst := filepath.Join(main, p), filepath.Join(wt, p)
-		if !exists(src) {
-			problems = append(problems, fmt.Sprintf("%s does not exist in the main checkout", src))
+		info, err := os.Lstat(src)
+		if err != nil {
+			fmt.Fprintf(log, "magehook: %s is absent from the main checkout; skipped\n", p)
 			continue
 		}
 		if !(gitx.Git{Dir: main}).OK(ctx, "check-ignore", "-q", "--", p) {
-			problems = append(problems, fmt.Sprintf("%s is not ignored by git in %s; tracked files come with the worktree", p, main))
+			fmt.Fprintf(log, "magehook: %s is not ignored by git in %s (tracked files come with the worktree); skipped\n", p, main)
 			continue
 		}
-		if exists(dst) {
-			fmt.Fprintf(log, "magehook: %s exists; kept\n", dst)
-			continue
+		if dinfo, err := os.Lstat(dst); err == nil {
+			if !(dinfo.Mode()&os.ModeSymlink != 0 && info.Mode().IsRegular()) {
+				fmt.Fprintf(log, "magehook: %s exists; kept\n", dst)
+				continue
+			}
+			// A link where a file goes: the file replaces it, so the
+			// copy never writes through the link (WT-CLONE-4).
+			if err := os.Remove(dst); err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			problems = append(problems, err.Error())
@@ -111,7 +130,10 @@ func copyPath(ctx context.Context, src, dst string, log io.Writer) error {
 		}
 		return os.Symlink(target, dst)
 	case info.IsDir() && exists(filepath.Join(src, ".git")):
-		return cloneRepo(ctx, src, dst, log)
+		if err := cloneRepo(ctx, src, dst, log); err != nil {
+			return err
+		}
+		return copyEnvFiles(src, dst)
 	case info.IsDir():
 		if err := os.Mkdir(dst, info.Mode().Perm()); err != nil {
 			return err
@@ -130,6 +152,56 @@ func copyPath(ctx context.Context, src, dst string, log io.Writer) error {
 		return copyFile(src, dst, info.Mode().Perm())
 	}
 	return fmt.Errorf("%s is neither a file, a directory nor a link", src)
+}
+
+// copyEnvFiles copies every regular .env file of a repository's tree into
+// its clone, at any depth, with its mode (WT-CLONE-3): .git and nested
+// worktrees are skipped, no link is followed, and an existing file in the
+// clone is kept.
+func copyEnvFiles(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p == src {
+				return nil
+			}
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if info, err := os.Lstat(filepath.Join(p, ".git")); err == nil && !info.IsDir() && isLinkedWorktree(filepath.Join(p, ".git")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() != ".env" || !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if exists(target) {
+			return nil
+		}
+		// The directories on the way must be real directories of the
+		// clone, not links out of it.
+		for d := filepath.Dir(target); d != dst && within(d, dst); d = filepath.Dir(d) {
+			if info, err := os.Lstat(d); err == nil && info.Mode()&os.ModeSymlink != 0 {
+				return nil
+			}
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return copyFile(p, target, info.Mode().Perm())
+	})
 }
 
 func copyFile(src, dst string, mode os.FileMode) error {

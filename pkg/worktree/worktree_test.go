@@ -202,7 +202,7 @@ func TestRemoveRefusesWorkAtRisk(t *testing.T) {
 
 	for name, cause := range map[string]string{
 		"dirty":    "1 uncommitted change(s) in " + dirty,
-		"unpushed": "branch unpushed has 1 commit(s) no remote holds",
+		"unpushed": unpushed + ": 1 commit(s) neither a remote nor main holds",
 		"nested":   "uncommitted change(s) in " + inner,
 	} {
 		err := m.Remove(ctx, name, false)
@@ -231,7 +231,7 @@ func TestRemoveWithoutRemote(t *testing.T) {
 	m, _ := manager(t, root)
 	merged, _ := m.Create(ctx, "merged")
 	gittest.Commit(t, merged, "done", map[string]string{"a.txt": "a"})
-	if err := m.Remove(ctx, "merged", false); err == nil || !strings.Contains(err.Error(), "main does not hold") {
+	if err := m.Remove(ctx, "merged", false); err == nil || !strings.Contains(err.Error(), "neither a remote nor main holds") {
 		t.Errorf("a commit main does not hold: %v", err)
 	}
 	gittest.Git(t, root, "merge", "-q", "--ff-only", "merged")
@@ -332,8 +332,10 @@ func TestList(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 2 || lines[0] != "a-clean                                     0 d  clean" ||
-		!strings.HasPrefix(lines[1], "b-dirty                                     0 d  1 uncommitted change(s)") {
+	// WT-LIST-1, and the line naming what worktree:prune would remove.
+	if len(lines) != 3 || lines[0] != "a-clean                                     0 d  clean" ||
+		!strings.HasPrefix(lines[1], "b-dirty                                     0 d  1 uncommitted change(s)") ||
+		lines[2] != "safe to remove (worktree:prune removes them): a-clean" {
 		t.Errorf("list:\n%s", out.String())
 	}
 }
@@ -356,7 +358,7 @@ func TestClone(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	if err := worktree.Clone(ctx, wt, []string{".env", "vendor", "deps", "build"}, &log); err != nil {
+	if err := worktree.Clone(ctx, wt, "", []string{".env", "vendor", "deps", "build"}, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	if info, err := os.Stat(filepath.Join(wt, ".env")); err != nil || info.Mode().Perm() != 0o600 {
@@ -373,19 +375,19 @@ func TestClone(t *testing.T) {
 	}
 	// A second run keeps what exists.
 	os.WriteFile(filepath.Join(wt, ".env"), []byte("CHANGED"), 0o600)
-	if err := worktree.Clone(ctx, wt, []string{".env"}, &log); err != nil {
+	if err := worktree.Clone(ctx, wt, "", []string{".env"}, &log); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(wt, ".env")); string(b) != "CHANGED" {
 		t.Error("an existing destination was overwritten")
 	}
-	for _, bad := range []string{"../x", ".", "/etc/passwd", "README.md", "missing"} {
-		if err := worktree.Clone(ctx, wt, []string{bad}, &log); err == nil {
+	for _, bad := range []string{"../x", ".", "/etc/passwd"} {
+		if err := worktree.Clone(ctx, wt, "", []string{bad}, &log); err == nil {
 			t.Errorf("Clone(%q) accepted it", bad)
 		}
 	}
 	log.Reset()
-	if err := worktree.Clone(ctx, root, []string{".env"}, &log); err != nil || !strings.Contains(log.String(), "is the main checkout; nothing to clone") {
+	if err := worktree.Clone(ctx, root, "", []string{".env"}, &log); err != nil || !strings.Contains(log.String(), "is the main checkout; nothing to clone") {
 		t.Errorf("in the main checkout: %v %q", err, log.String())
 	}
 }

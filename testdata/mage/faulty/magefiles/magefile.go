@@ -7,6 +7,7 @@ package main
 
 import (
 	"errors"
+	"os"
 
 	"github.com/magehook/magehook/pkg/hook"
 
@@ -39,4 +40,22 @@ func init() {
 			},
 		},
 	)
+	// A handler set that cannot work, on demand: the binary must refuse
+	// it (install, list and dispatch) naming the handler.
+	switch os.Getenv("FAULTY_BADSET") {
+	case "event":
+		targets.Local = append(targets.Local, hook.Handler{Name: "typoevent", Purpose: "a misspelt event",
+			Policy: hook.Gatekeeper, Events: []string{"PretoolUse"}, Run: allow})
+	case "shadow":
+		targets.Local = append(targets.Local, hook.Handler{Name: "branchguard", Purpose: "named like a catalogue handler",
+			Policy: hook.Observer, Events: []string{"PreToolUse"}, Run: allow})
+	case "norun":
+		targets.Local = append(targets.Local, hook.Handler{Name: "norun", Purpose: "no Run function",
+			Policy: hook.Gatekeeper, Events: []string{"PreToolUse"}})
+	case "matcher":
+		targets.Local = append(targets.Local, hook.Handler{Name: "badmatcher", Purpose: "a matcher that does not compile",
+			Policy: hook.Gatekeeper, Events: []string{"PreToolUse"}, Matcher: "(Bash", Run: allow})
+	}
 }
+
+func allow(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }

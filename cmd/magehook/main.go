@@ -1,0 +1,80 @@
+// Command magehook adopts magehook in a repository in one step:
+//
+//	go run github.com/magehook/magehook/cmd/magehook@latest init
+//
+// init writes what a repository needs to run its Mage build as its
+// coding-agent hook runner, then runs `go tool mage hook:install`:
+//
+//   - go.mod: the Mage tool line (go get -tool) and the magehook requirement;
+//   - magefiles/magefile.go: the plugin's //mage:import, named so the
+//     magefile can add handlers to targets.Local, and a Bootstrap target that
+//     builds the hook binary in every new worktree;
+//   - .toolingrc: the handlers to enable (-enable, a prompt on a terminal,
+//     or the defaults).
+//
+// It is idempotent: a second run finds everything in place and changes
+// nothing. It never overwrites a file it did not write: a magefile or
+// .toolingrc of the user's own is left alone, with the line to add printed.
+// -dryrun prints every step and writes nothing.
+//
+// Until the module is published, -replace=<dir> points the requirement at a
+// local copy of magehook (a directory replace: fine on one machine, but it
+// breaks teammates' builds if committed).
+//
+// This program is not linked into any hook binary, so it uses
+// bitfield/script to run the go and git commands it drives.
+//
+// Exit codes: 0 done (or nothing to do), 1 a step failed, 2 a usage error.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage: magehook init [-enable=a,b,...] [-replace=dir] [-harness=name] [-dryrun] [-noinstall]
+
+init wires magehook into the git repository around the current directory.`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "init" {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	enable := fs.String("enable", "", "handlers to enable, comma-separated (default: ask on a terminal, else "+strings.Join(defaultHandlers, ",")+")")
+	fs.StringVar(&o.Replace, "replace", "", "a local copy of magehook to use through a go.mod replace (until the module is published)")
+	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: claude, codex, copilot, cursor, gemini, opencode or all")
+	fs.BoolVar(&o.DryRun, "dryrun", false, "print every step and write nothing")
+	fs.BoolVar(&o.NoInstall, "noinstall", false, "stop before go tool mage hook:install")
+	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "magehook init: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *enable != "" {
+		for _, name := range strings.Split(*enable, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				o.Enable = append(o.Enable, name)
+			}
+		}
+	}
+	o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
+	if err := adopt(o); err != nil {
+		fmt.Fprintln(stderr, "magehook init:", err)
+		return 1
+	}
+	return 0
+}

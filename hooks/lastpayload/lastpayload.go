@@ -1,0 +1,213 @@
+// Package lastpayload keeps the last payload of each event, redacted, as
+// evidence for a defect report.
+//
+// # PURPOSE
+//
+// When a hook misbehaves, the first thing to know is the exact payload the
+// harness sent: field names and shapes change between versions, and a
+// test built from memory proves nothing (seed 002, #1839). This observer
+// keeps the last payload of every event per session, secrets redacted, and
+// `hook:last [event]` prints it in a form `hook:replay` takes.
+//
+// # HOW IT WORKS
+//
+//  1. Every event but MessageDisplay (which fires per batch of displayed
+//     lines, and whose payload is only text) — the payload as the
+//     dispatcher read it, mapped onto Claude Code's shape for the other
+//     harnesses.
+//  2. Secret-looking values are redacted (pkg/redact), string by string,
+//     so the result stays valid JSON; strings longer than MaxString are cut.
+//  3. It replaces <state.dir>/last/<session>/<Event>.json (a temporary file
+//     renamed over it, so a reader never sees half a payload). When a new
+//     session's directory is made, only the Keep most recent sessions are
+//     kept.
+//  4. `hook:last [event] [-session=id]` prints the newest stored payload
+//     of the event (or of any event) to stdout, for `hook:replay`.
+//
+// # EXIT CODES
+//
+//	0  always, with nothing on stdout: an observer never stops a session
+//	   (hook:last: 0 printed, 1 nothing stored, 2 usage)
+package lastpayload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/redact"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Handler is the catalogue entry.
+var Handler = hook.Handler{
+	Name:    "lastpayload",
+	Purpose: "keep the redacted last payload of each event per session in state.dir/last (hook:last prints it)",
+	Events:  events(),
+	Policy:  hook.Observer,
+	Run:     run,
+}
+
+func events() []string {
+	var names []string
+	for _, ev := range hook.Events() {
+		if ev.Name != "MessageDisplay" {
+			names = append(names, ev.Name)
+		}
+	}
+	return names
+}
+
+const (
+	// MaxString is the longest string kept whole (a tool's output).
+	MaxString = 16 << 10
+	// Keep is how many sessions' payloads are kept.
+	Keep    = 20
+	dirName = "last"
+)
+
+func run(c *hook.Call) (hook.Result, error) {
+	state, err := c.StateDir()
+	if err != nil {
+		return hook.Result{}, err
+	}
+	session := "unknown-session"
+	if toolingrc.IsToken(c.Payload.SessionID) {
+		session = c.Payload.SessionID
+	}
+	data, err := Redact(c.Payload.Raw)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	base := filepath.Join(state, dirName)
+	dir := filepath.Join(base, session)
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return hook.Result{}, err
+		}
+		prune(base)
+	}
+	return hook.Result{}, replace(filepath.Join(dir, c.Event.Name+".json"), data)
+}
+
+// Redact returns the payload with every string redacted and cut, indented.
+func Redact(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	v = walk(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return redact.Cut(redact.String(x), MaxString)
+	case []any:
+		for i := range x {
+			x[i] = walk(x[i])
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = walk(e)
+		}
+	}
+	return v
+}
+
+// replace writes data to a temporary file beside path and renames it over
+// path. (No fsync: this is evidence, not state a crash must keep.)
+func replace(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// prune removes all but the Keep most recently changed session directories.
+func prune(base string) {
+	entries, err := os.ReadDir(base)
+	if err != nil || len(entries) <= Keep {
+		return
+	}
+	type dir struct {
+		name string
+		mod  int64
+	}
+	var dirs []dir
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() {
+			dirs = append(dirs, dir{e.Name(), info.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i].mod > dirs[j].mod })
+	for _, d := range dirs[min(Keep, len(dirs)):] {
+		os.RemoveAll(filepath.Join(base, d.name))
+	}
+}
+
+// ErrNone is Find's error when no payload is stored.
+var ErrNone = errors.New("no payload stored")
+
+// Find returns the newest stored payload of event ("" for any event),
+// from session ("" for any session), under the state directory.
+func Find(state, event, session string) (string, error) {
+	if event != "" {
+		if _, ok := hook.Lookup(event); !ok {
+			return "", fmt.Errorf("unknown event %q; name one of hook:list's events, e.g. PreToolUse", event)
+		}
+	}
+	if session != "" && !toolingrc.IsToken(session) {
+		return "", fmt.Errorf("%q is not a session id", session)
+	}
+	pattern := filepath.Join(state, dirName, orStar(session), orStar(event)+".json")
+	matches, _ := filepath.Glob(pattern)
+	best, bestMod := "", int64(-1)
+	for _, m := range matches {
+		if info, err := os.Stat(m); err == nil && info.Mode().IsRegular() && info.ModTime().UnixNano() > bestMod {
+			best, bestMod = m, info.ModTime().UnixNano()
+		}
+	}
+	if best == "" {
+		what := "any event"
+		if event != "" {
+			what = event
+		}
+		return "", fmt.Errorf("%w: none of %s under %s; enable lastpayload (hook.enable lastpayload) and let the event fire", ErrNone, what, filepath.Join(state, dirName))
+	}
+	return best, nil
+}
+
+func orStar(s string) string {
+	if s == "" {
+		return "*"
+	}
+	return strings.TrimSpace(s)
+}

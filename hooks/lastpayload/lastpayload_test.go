@@ -1,0 +1,136 @@
+package lastpayload_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/magehook/magehook/hooks/lastpayload"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+var hs = []hook.Handler{lastpayload.Handler}
+
+func TestTheLastPayloadOfEachEventIsKeptRedacted(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable lastpayload")
+	state := filepath.Join(root, ".magehook")
+	secret := "ghp_" + strings.Repeat("A", 36)
+	hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", map[string]any{"session_id": "abc123", "tool_input.command": "echo first"})
+	out := hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", map[string]any{"session_id": "abc123", "tool_input.command": `curl -H "Authorization: token ` + secret + `" x`})
+	if out.Code != 0 || out.Stdout != "" {
+		t.Fatalf("%+v", out)
+	}
+	hooktest.Run(t, hs, root, "PostToolUse", "PostToolUse/bash-success", map[string]any{"session_id": "abc123"})
+	hooktest.Run(t, hs, root, "Stop", "Stop/stop", nil)
+
+	path, err := lastpayload.Find(state, "PreToolUse", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(state, "last", "abc123", "PreToolUse.json") {
+		t.Errorf("path %s", path)
+	}
+	data, _ := os.ReadFile(path)
+	var p map[string]any
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	cmd := p["tool_input"].(map[string]any)["command"].(string)
+	if strings.Contains(string(data), secret) || !strings.Contains(cmd, "[REDACTED]") || !strings.HasPrefix(cmd, "curl") {
+		t.Errorf("the last PreToolUse, redacted: %s", data)
+	}
+	if p["hook_event_name"] != "PreToolUse" || p["tool_use_id"] == nil {
+		t.Errorf("the envelope must be kept for replay: %s", data)
+	}
+	for _, ev := range []string{"PostToolUse", "Stop"} {
+		if _, err := lastpayload.Find(state, ev, "abc123"); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestRedactKeepsJSONValidWhereTextRedactionWouldBreakIt(t *testing.T) {
+	// A secret right before an escaped quote: a regexp over the raw text
+	// would swallow the backslash and break the string.
+	raw := []byte(`{"tool_input":{"command":"echo password=abcdefgh\"x\" && cat big"},"n":12345678901234567890,"list":["` + strings.Repeat("y", lastpayload.MaxString+100) + `"]}`)
+	got, err := lastpayload.Redact(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		ToolInput struct{ Command string } `json:"tool_input"`
+		N         json.Number
+		List      []string
+	}
+	if err := json.Unmarshal(got, &v); err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	if strings.Contains(v.ToolInput.Command, "abcdefgh") || v.N.String() != "12345678901234567890" || len(v.List[0]) > lastpayload.MaxString+64 {
+		t.Errorf("%+v", v)
+	}
+}
+
+func TestHookLastFindsTheNewest(t *testing.T) {
+	state := t.TempDir()
+	if _, err := lastpayload.Find(state, "", ""); !errors.Is(err, lastpayload.ErrNone) {
+		t.Errorf("nothing stored: %v", err)
+	}
+	if _, err := lastpayload.Find(state, "NoSuchEvent", ""); err == nil || errors.Is(err, lastpayload.ErrNone) {
+		t.Errorf("an unknown event is a usage error: %v", err)
+	}
+	if _, err := lastpayload.Find(state, "", "../x"); err == nil {
+		t.Error("a session id with a path in it")
+	}
+	write := func(session, event string, age time.Duration) string {
+		p := filepath.Join(state, "last", session, event+".json")
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, []byte("{}\n"), 0o600)
+		when := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).Add(-age)
+		os.Chtimes(p, when, when)
+		return p
+	}
+	write("s1", "PreToolUse", time.Hour)
+	newest := write("s2", "PreToolUse", time.Minute)
+	stop := write("s1", "Stop", 0)
+	if got, _ := lastpayload.Find(state, "PreToolUse", ""); got != newest {
+		t.Errorf("newest PreToolUse: %s", got)
+	}
+	if got, _ := lastpayload.Find(state, "", ""); got != stop {
+		t.Errorf("newest of any event: %s", got)
+	}
+	if got, _ := lastpayload.Find(state, "PreToolUse", "s1"); got != filepath.Join(state, "last", "s1", "PreToolUse.json") {
+		t.Errorf("from one session: %s", got)
+	}
+}
+
+func TestOnlyTheRecentSessionsAreKept(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable lastpayload")
+	base := filepath.Join(root, ".magehook", "last")
+	for i := 0; i < lastpayload.Keep+5; i++ {
+		hooktest.Run(t, hs, root, "Stop", "Stop/stop", map[string]any{"session_id": fmt.Sprintf("s%02d", i)})
+		when := time.Date(2026, 11, 30, 9, 0, i, 0, time.UTC)
+		os.Chtimes(filepath.Join(base, fmt.Sprintf("s%02d", i)), when, when)
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != lastpayload.Keep {
+		t.Fatalf("%d sessions kept, want %d", len(entries), lastpayload.Keep)
+	}
+	if entries[0].Name() != "s05" {
+		t.Errorf("the oldest sessions go first; the oldest kept is %s", entries[0].Name())
+	}
+}
+
+func TestEveryEventButMessageDisplay(t *testing.T) {
+	if lastpayload.Handler.Subscribes("MessageDisplay") || !lastpayload.Handler.Subscribes("SessionEnd") || !lastpayload.Handler.Subscribes("PreToolUse") {
+		t.Errorf("events: %v", lastpayload.Handler.Events)
+	}
+	if len(lastpayload.Handler.Events) != len(hook.Events())-1 {
+		t.Errorf("%d events of %d", len(lastpayload.Handler.Events), len(hook.Events()))
+	}
+}

@@ -1,0 +1,40 @@
+package live
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestThePinnedFileNamesEveryHarnessOnce(t *testing.T) {
+	cs, err := Clients()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if seen[c.Name] {
+			t.Errorf("%s is pinned twice", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	for _, name := range []string{"claude", "codex", "gemini", "copilot", "opencode"} {
+		if !seen[name] {
+			t.Errorf("%s is not pinned in %s", name, ClientsFile)
+		}
+	}
+}
+
+func TestABadLineIsAnErrorNamingIt(t *testing.T) {
+	_, err := ParseClients([]byte("# c\nclaude @anthropic-ai/claude-code\n"))
+	if err == nil || !strings.Contains(err.Error(), "clients.txt:2") {
+		t.Fatalf("err = %v, want one naming clients.txt:2", err)
+	}
+}
+
+func TestTheCacheLayoutIsPackageAtVersion(t *testing.T) {
+	t.Setenv("MAGEHOOK_CLIENTS", "/cache")
+	c := Client{Name: "claude", Package: "@anthropic-ai/claude-code", Version: "2.1.328", Bin: "claude"}
+	if got, want := c.Path(), "/cache/@anthropic-ai/claude-code@2.1.328/node_modules/.bin/claude"; got != want {
+		t.Errorf("Path = %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,128 @@
+package targets
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/hook"
+)
+
+func TestEarlyCall(t *testing.T) {
+	none := func(string) string { return "" }
+	env := func(k, v string) func(string) string {
+		return func(name string) string {
+			if name == k {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		args    []string
+		getenv  func(string) string
+		event   string
+		harness string
+	}{
+		{[]string{"magehook", "hook:preToolUse"}, none, "PreToolUse", ""},
+		{[]string{"magehook", "HOOK:PRETOOLUSE"}, none, "PreToolUse", ""},
+		{[]string{"magehook", "hook:postToolUse", "-harness=codex"}, none, "PostToolUse", "codex"},
+		{[]string{"magehook", "hook:stop", "-Harness=gemini"}, none, "Stop", "gemini"},
+		{[]string{"magehook", "hook:permissionRequest", "-harness=codex", "-harness=cursor"}, none, "PermissionRequest", "cursor"},
+		{[]string{"magehook", "hook:preToolUse", "-harness="}, none, "PreToolUse", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "0"), "PreToolUse", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "false"), "PreToolUse", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "0s"), "PreToolUse", ""},
+		// Left to Mage:
+		{[]string{"magehook"}, none, "", ""},
+		{[]string{"magehook", "hook:list"}, none, "", ""},
+		{[]string{"magehook", "hook:build"}, none, "", ""},
+		{[]string{"magehook", "hook:"}, none, "", ""},
+		{[]string{"magehook", "hook"}, none, "", ""},
+		{[]string{"magehook", "bench"}, none, "", ""},
+		{[]string{"magehook", "-l"}, none, "", ""},
+		{[]string{"magehook", "-h", "hook:preToolUse"}, none, "", ""},
+		{[]string{"magehook", "-v", "hook:preToolUse"}, none, "", ""},
+		{[]string{"magehook", "-t", "1s", "hook:preToolUse"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "extra"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "hook:stop"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "-harness"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "--harness=codex"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "-other=1"}, none, "", ""},
+		{[]string{"magehook", "hook:sessionStart"}, none, "", ""},
+		{[]string{"magehook", "hook:worktreeCreate"}, none, "", ""},
+		{[]string{"magehook", "hook:sessionEnd"}, none, "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "1"), "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "yes"), "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_LIST", "true"), "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_HELP", "1"), "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "5m"), "", ""},
+		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "soon"), "", ""},
+	} {
+		ev, harness, ok := earlyCall(c.args, c.getenv)
+		if ok != (c.event != "") || ev.Name != c.event || harness != c.harness {
+			t.Errorf("earlyCall(%q) = %s %q %v, want %q %q %v", c.args, ev.Name, harness, ok, c.event, c.harness, c.event != "")
+		}
+	}
+}
+
+// createdGoroutines is how many goroutines the process has started.
+func createdGoroutines() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestDispatchStartsNoGoroutine: a goroutine on the hot path is a thread
+// woken, and a hand-off paid for, on every tool call. Dispatching the
+// tool events with branchguard alone and with the whole catalogue enabled
+// starts none, allowing or denying.
+func TestDispatchStartsNoGoroutine(t *testing.T) {
+	var all []string
+	for _, h := range hooks.All() {
+		all = append(all, h.Name)
+	}
+	for _, enable := range [][]string{{"branchguard"}, all} {
+		repo := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable " + strings.Join(enable, "\nhook.enable ") + "\n"})
+		for _, c := range []struct {
+			event, tool string
+			input       map[string]any
+			deny        bool
+		}{
+			{"PreToolUse", "Bash", map[string]any{"command": "go test ./... 2>&1 | tail -n 40 && git status --short"}, false},
+			{"PreToolUse", "Bash", map[string]any{"command": "git commit -qm wip"}, true},
+			{"PreToolUse", "Edit", map[string]any{"file_path": repo + "/README.md", "old_string": "a", "new_string": "b"}, true},
+			{"PreToolUse", "Read", map[string]any{"file_path": repo + "/README.md"}, false},
+			{"PostToolUse", "Bash", map[string]any{"command": "go test ./..."}, false},
+		} {
+			p := map[string]any{"session_id": "s1", "cwd": repo, "hook_event_name": c.event, "tool_name": c.tool,
+				"tool_use_id": "toolu_1", "tool_input": c.input}
+			if c.event == "PostToolUse" {
+				p["tool_response"] = map[string]any{"stdout": "ok", "stderr": ""}
+			}
+			data, _ := json.Marshal(p)
+			var stdout, stderr bytes.Buffer
+			d := &hook.Dispatcher{Handlers: handlers(), Builtin: lifecycleHandlers(), Stdin: bytes.NewReader(data),
+				Stdout: &stdout, Stderr: &stderr}
+			runtime.GC() // the GC's workers start on its first cycle, not here
+			before := createdGoroutines()
+			code := d.Dispatch(context.Background(), c.event)
+			after := createdGoroutines()
+			if code != 0 || stderr.Len() > 0 {
+				t.Fatalf("%s %s with %v: exit %d, stderr %s", c.event, c.tool, enable, code, stderr.String())
+			}
+			if denied := strings.Contains(stdout.String(), `"permissionDecision":"deny"`); denied != c.deny {
+				t.Errorf("%s %s with %v: denied %v, want %v: %s", c.event, c.tool, enable, denied, c.deny, stdout.String())
+			}
+			if after != before {
+				t.Errorf("%s %s with %v started %d goroutines", c.event, c.tool, enable, after-before)
+			}
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package targets
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Replay runs a payload through the installed hook binary, exactly as
+// Claude Code runs it, and prints the decision, the exit code and what would
+// reach the model and the user; it exits with the code Claude Code would
+// see. The payload is a file, or, when the argument is an event name, one
+// built from -tool, -command and -file (hook:replay PreToolUse -tool=Bash
+// -command='git push'). The event is the payload's hook_event_name unless
+// -event names one. A binary older than its sources is said to be stale
+// (the harness runs it all the same). Session and worktree events change
+// the library and the worktrees, so without -lifecycle they are replayed
+// in-process with the enabled handlers only. -check prints the decision
+// line alone, for scripts.
+func (Hook) Replay(ctx context.Context, input string, event, tool, command, file *string, lifecycle, check *bool) {
+	data, name, err := replayPayload(input, deref(event), deref(tool), deref(command), deref(file))
+	if err != nil {
+		fail(hook.ExitBlock, err)
+	}
+	ev, ok := hook.Lookup(name)
+	if !ok {
+		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
+	}
+	var r hook.Replay
+	if ev.Lifecycle && !derefBool(lifecycle) {
+		r = hook.RunReplay(ctx, &hook.Dispatcher{Handlers: handlers()}, name, data)
+		r.Notes = append(r.Notes, "replayed in-process without the lifecycle (pass -lifecycle to run the installed binary with it)")
+	} else {
+		bin, err := replayBinary(ctx)
+		if err != nil {
+			fail(hook.ExitFail, err)
+		}
+		cmd := exec.CommandContext(ctx, bin, "hook:"+ev.Target)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
+		code := 0
+		if err := cmd.Run(); err != nil {
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				fail(hook.ExitFail, fmt.Errorf("run %s: %w", bin, err))
+			}
+			code = exit.ExitCode()
+		}
+		r = hook.Interpret(name, code, stdout.String(), stderr.String())
+	}
+	if derefBool(check) {
+		fmt.Printf("%s %s exit %d\n", r.Event, r.Decision, r.Code)
+	} else {
+		r.Write(os.Stdout)
+	}
+	os.Exit(r.Code)
+}
+
+// replayBinary is the checkout's installed hook binary, with a warning on
+// stderr when it is older than the sources.
+func replayBinary(ctx context.Context) (string, error) {
+	cfg, err := toolingrc.Discover(startDir())
+	if err != nil {
+		return "", err
+	}
+	v, err := cfg.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return "", err
+	}
+	bin := v.Abs()
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("no hook binary at %s: run go tool mage hook:install (replay runs the binary the harness runs)", bin)
+	}
+	if buildinfo.HasMagefiles(cfg.Root()) {
+		want, werr := buildinfo.SourceHash(ctx, cfg.Root())
+		built, berr := buildinfo.BinarySource(bin)
+		if werr == nil && berr == nil && want != built {
+			fmt.Fprintf(os.Stderr, "magehook: %s is stale (built from %s, the sources are %s): replaying what the harness runs today; go tool mage hook:build refreshes it\n", bin, built, want)
+		}
+	}
+	return bin, nil
+}
+
+// replayPayload reads the payload file, or builds one for the event the
+// argument names when no such file exists.
+func replayPayload(arg, event, tool, command, path string) ([]byte, string, error) {
+	data, err := os.ReadFile(arg)
+	if err == nil {
+		name := event
+		if name == "" {
+			p, err := payload.Parse(data)
+			if err != nil || p.HookEventName == "" {
+				return nil, "", fmt.Errorf("%s: no hook_event_name to replay (%v); pass -event=<Event>", arg, err)
+			}
+			name = p.HookEventName
+		}
+		return data, name, nil
+	}
+	if _, known := hook.Lookup(arg); !known {
+		return nil, "", fmt.Errorf("%s is neither a payload file (%v) nor an event name (hook:replay PreToolUse -tool=Bash -command='git push')", arg, err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, "", err
+	}
+	obj := map[string]any{
+		"hook_event_name": arg,
+		"session_id":      "replay",
+		"cwd":             cwd,
+		"permission_mode": "default",
+		"transcript_path": filepath.Join(os.TempDir(), "replay.jsonl"),
+	}
+	if tool != "" {
+		input := map[string]any{}
+		if command != "" {
+			input["command"] = command
+		}
+		if path != "" {
+			input["file_path"] = path
+		}
+		obj["tool_name"], obj["tool_input"], obj["tool_use_id"] = tool, input, "toolu_replay"
+	} else if command != "" || path != "" {
+		return nil, "", errors.New("-command and -file need -tool (Bash, Edit, Write, ...)")
+	}
+	data, err = json.Marshal(obj)
+	return data, arg, err
+}
+
+func derefBool(b *bool) bool { return b != nil && *b }

@@ -1,0 +1,300 @@
+package gitcmd_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/magehook/magehook/pkg/gitcmd"
+)
+
+// dump renders one command as "argv @dir [via a>b] [env K=V] [opaque]";
+// a dynamic word is shown as <its text>, an unknown directory as ?.
+func dump(c gitcmd.Command) string {
+	var words []string
+	for _, w := range c.Args {
+		if w.Dynamic != "" {
+			words = append(words, "<"+w.Value+">")
+		} else {
+			words = append(words, w.Value)
+		}
+	}
+	s := strings.Join(words, " ") + " @"
+	if c.DirDynamic != "" {
+		s += "?"
+	} else {
+		s += c.Dir
+	}
+	if len(c.Via) > 0 {
+		s += " via " + strings.Join(c.Via, ">")
+	}
+	for _, v := range c.Env {
+		if v.Unset {
+			s += " env -" + v.Name
+		} else if v.Dynamic != "" {
+			s += " env " + v.Name + "=?"
+		} else {
+			s += " env " + v.Name + "=" + v.Value
+		}
+	}
+	if c.EnvDynamic != "" {
+		s += " env?"
+	}
+	if c.Opaque != "" {
+		s += " opaque"
+	}
+	return s
+}
+
+func dumpAll(a *gitcmd.Analysis) []string {
+	var out []string
+	for _, c := range a.Commands {
+		out = append(out, dump(c))
+	}
+	return out
+}
+
+// Every line of want must be one of the commands found.
+var commandTable = []struct {
+	cmd  string
+	want []string
+}{
+	{`ls -la`, []string{"ls -la @/repo"}},
+	{`sudo -u x env A=1 git push`, []string{"sudo -u x env A=1 git push @/repo", "env A=1 git push @/repo via sudo", "git push @/repo via sudo>env env A=1"}},
+	{`nice -n 5 nohup timeout 10 rm -rf build`, []string{"rm -rf build @/repo via nice>nohup>timeout"}},
+	{`flock /tmp/l git commit -m x`, []string{"git commit -m x @/repo via flock"}},
+	{`flock -c 'git push' /tmp/l`, []string{"git push @/repo via flock -c"}},
+	{`bash -c -- 'rm -rf /'`, []string{"rm -rf / @/repo via bash -c"}},
+	{`bash -c 'echo $1' x y`, []string{"echo y @/repo via bash -c"}},
+	{`eval "rm -rf $D"`, []string{"eval <\"rm -rf $D\"> @/repo opaque"}},
+	{`D=/tmp; eval "rm -rf $D"`, []string{"rm -rf /tmp @/repo via eval"}},
+	{`cmd=rm; $cmd -rf x`, []string{"rm -rf x @/repo"}},
+	{`$CMD -rf x`, []string{"<$CMD> -rf x @/repo"}},
+	{`for d in a b; do rm -r $d; done`, []string{"rm -r a @/repo", "rm -r b @/repo"}},
+	{`cd /tmp && rm x`, []string{"rm x @/tmp"}},
+	{`cd $(mktemp -d) && rm x`, []string{"rm x @?"}},
+	{`cd ~+/sub && ls`, []string{"ls @/repo/sub"}},
+	{`CDPATH=/srv cd app && ls`, []string{"ls @/srv/app"}},
+	{`export CDPATH=/srv; cd app && ls`, []string{"ls @/srv/app env CDPATH=/srv"}},
+	{`export X=1; ls`, []string{"ls @/repo env X=1"}},
+	{`X=1; export X; ls`, []string{"ls @/repo env X=1"}},
+	{`declare -x X=2; ls`, []string{"ls @/repo env X=2"}},
+	{`typeset -x X=3; ls`, []string{"ls @/repo env X=3"}},
+	{`set -a; X=4; ls`, []string{"ls @/repo env X=4"}},
+	{`X=5; ls`, []string{"ls @/repo"}},
+	{`source ./env.sh; ls`, []string{"ls @/repo env?"}},
+	{`f() { rm -rf "$1"; }; f build`, []string{"rm -rf build @/repo via function f"}},
+	{`echo 'rm -rf x' | sh`, []string{"rm -rf x @/repo via sh (stdin)"}},
+	{"sh <<'EOF'\nrm -rf y\nEOF", []string{"rm -rf y @/repo via sh (stdin)"}},
+	{`curl -s x | bash`, []string{"bash @/repo opaque"}},
+	{`find . -name '*.o' -exec rm {} +`, []string{"rm <{}> @/repo via find -exec"}},
+	{`ls | xargs rm -f`, []string{"rm -f <<input>> @/repo via xargs"}},
+	{`watch -n 1 'git status'`, []string{"git status @/repo via watch"}},
+	{`python3 -c 'import os; os.system("rm -rf /")'`, []string{`python3 -c import os; os.system("rm -rf /") @/repo opaque`}},
+	{`python3 -c 'print(1)'`, []string{"python3 -c print(1) @/repo"}},
+	{`node -e "require('child_process').execSync('ls')"`, []string{`node -e require('child_process').execSync('ls') @/repo opaque`}},
+	{`git -c alias.x='!rm -rf z' x`, []string{"rm -rf z @/repo via git alias x"}},
+	{`git submodule foreach 'git clean -fdx'`, []string{"git clean -fdx @? via git submodule foreach"}},
+	{`git rebase -x 'make test' main`, []string{"make test @/repo via git rebase --exec"}},
+	{`git bisect run ./test.sh`, []string{"./test.sh @/repo via git bisect run"}},
+	{`env -S 'A=1 rm x'`, []string{"rm x @/repo via env -S env A=1"}},
+	{`cd /a; exit; rm x`, []string{"rm x @/a"}},
+	{`cd /a || exit 1; rm x`, []string{"rm x @/a"}},
+	{`if cd /a; then rm x; fi`, []string{"rm x @/a"}},
+	{`(cd /a; rm x); rm y`, []string{"rm x @/a", "rm y @/repo"}},
+	{`exec rm x`, []string{"rm x @/repo via exec"}},
+	{`A=1 B=$(date) ls`, []string{"ls @/repo env A=1 env B=?"}},
+	{`env -u HOME ls`, []string{"ls @/repo via env env -HOME"}},
+	{`git\ status; "rm" -r 'x'`, []string{"git status @/repo", "rm -r x @/repo"}},
+	{`$'rm' -r $'a\x41'`, []string{"rm -r aA @/repo"}},
+	{`rm ~/x ~+/y`, []string{"rm /home/u/x /repo/y @/repo"}},
+	{`echo "unterminated`, nil},
+}
+
+func TestCommands(t *testing.T) {
+	for _, tt := range commandTable {
+		a, err := gitcmd.Analyze(tt.cmd, testOptions())
+		if err != nil {
+			t.Errorf("%q: %v", tt.cmd, err)
+			continue
+		}
+		got := dumpAll(a)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: no command %q in\n\t%s", tt.cmd, w, strings.Join(got, "\n\t"))
+			}
+		}
+		if tt.want == nil && len(got) > 0 {
+			t.Errorf("%q: want no command, got %q", tt.cmd, got)
+		}
+	}
+}
+
+func TestAfter(t *testing.T) {
+	a, _ := gitcmd.Analyze(`git switch main && git commit; git push`, testOptions())
+	if len(a.Commands) != 3 || !slices.Equal(a.Commands[1].After, []int{0}) || len(a.Commands[2].After) != 0 {
+		t.Errorf("%+v", a.Commands)
+	}
+	a, _ = gitcmd.Analyze(`set -e; git switch main; git commit`, testOptions())
+	if last := a.Commands[len(a.Commands)-1]; !slices.Contains(last.After, 1) {
+		t.Errorf("set -e: %+v", last)
+	}
+}
+
+// dumpWrite renders a write as "op path" with +tree, +repo, +glob, or
+// "op ?" when undecidable.
+func dumpWrite(w gitcmd.Write) string {
+	s := w.Op + " "
+	if w.Dynamic != "" {
+		s += "?"
+	} else {
+		s += w.Path
+	}
+	if w.Tree {
+		s += " +tree"
+	}
+	if w.Repo {
+		s += " +repo"
+	}
+	if w.Glob {
+		s += " +glob"
+	}
+	return s
+}
+
+var writeTable = []struct {
+	cmd  string
+	want []string // exactly these writes, in order
+}{
+	{`echo x > a.txt`, []string{"> /repo/a.txt"}},
+	{`echo x >> /etc/x 2>/dev/null`, []string{">> /etc/x"}},
+	{`cmd &> log.txt`, []string{"&> /repo/log.txt"}},
+	{`cmd >| f.txt 2>&1`, []string{">| /repo/f.txt"}},
+	{`cat <> rw.txt`, []string{"<> /repo/rw.txt"}},
+	{`ls >& out.txt`, []string{">& /repo/out.txt"}},
+	{`{ echo a; echo b; } > both.txt`, []string{"> /repo/both.txt"}},
+	{`echo x > "$F"`, []string{"> ?"}},
+	{`cd "$D" && echo x > a.txt`, []string{"> ?"}},
+	{`cd /tmp && echo x > ../etc/a.txt`, []string{"> /etc/a.txt"}},
+	{`echo x | tee -a a.txt b.txt`, []string{"tee /repo/a.txt", "tee /repo/b.txt"}},
+	{`sed -i 's/a/b/' x.go y.go`, []string{"sed -i /repo/x.go", "sed -i /repo/y.go"}},
+	{`sed -i.bak -e 's/a/b/' x.go`, []string{"sed -i /repo/x.go"}},
+	{`sed 's/a/b/' x.go`, nil},
+	{`perl -pi -e 's/a/b/' x.pl`, []string{"perl -i /repo/x.pl"}},
+	{`cp a.txt b.txt`, []string{"cp /repo/b.txt"}},
+	{`cp -r src dst`, []string{"cp /repo/dst/src +tree"}},
+	{`cp a.txt b.txt dir`, []string{"cp /repo/dir/a.txt", "cp /repo/dir/b.txt"}},
+	{`cp -t dir a.txt`, []string{"cp /repo/dir/a.txt"}},
+	{`mv a.txt b.txt`, []string{"mv /repo/a.txt +tree", "mv /repo/b.txt +tree"}},
+	{`rm -rf build *.o`, []string{"rm /repo/build +tree", "rm /repo/*.o +tree +glob"}},
+	{`ln -sf target.txt link.txt`, []string{"ln /repo/link.txt"}},
+	{`install -m 755 bin.x /usr/local/bin/x.y`, []string{"install /usr/local/bin/x.y"}},
+	{`touch -d now a.txt`, []string{"touch /repo/a.txt"}},
+	{`truncate -s 0 a.log`, []string{"truncate /repo/a.log"}},
+	{`dd if=/dev/zero of=disk.img bs=1M`, []string{"dd /repo/disk.img"}},
+	{`rsync -a src/ host:dst`, nil},
+	{`rsync -a src/ dst`, []string{"rsync /repo/dst +tree"}},
+	{`chmod -R 755 bin`, []string{"chmod /repo/bin +tree"}},
+	{`chown user:group f.txt`, []string{"chown /repo/f.txt"}},
+	{`tar xzf a.tgz -C out`, []string{"tar -x /repo/out +tree"}},
+	{`tar czf a.tgz src`, []string{"tar /repo/a.tgz"}},
+	{"patch -p1 <<'EOF'\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\nEOF", []string{"patch /repo/x.go"}},
+	{"git apply <<'EOF'\ndiff --git a/.toolingrc b/.toolingrc\n--- a/.toolingrc\n+++ b/.toolingrc\nEOF", []string{"git apply /repo/.toolingrc"}},
+	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.go\n*** End Patch\nEOF", []string{"apply_patch /repo/src/a.go"}},
+	{`patch -p1 < fix.patch`, []string{"patch ? +tree"}},
+	{`python3 -c 'open("x","w").write("y")'`, []string{"python3 -c ?"}},
+	{`python3 -c 'import json,sys; print(json.load(open("p.json")))'`, nil},
+	{`node -e 'require("fs").writeFileSync("a","b")'`, []string{"node -e ?"}},
+	{`awk '{print > "out.txt"}' in.txt`, []string{"awk program ?"}},
+	{`awk '$1 > 5 {print $2}' in.txt`, nil},
+	{`gofmt -l .`, nil},
+	{`gofmt -w .`, []string{"gofmt -w /repo +tree"}},
+	{`find . -name '*.tmp' -delete`, []string{"find -delete /repo +tree"}},
+	{`git checkout -- .toolingrc`, []string{"git checkout /repo/.toolingrc +tree +repo"}},
+	{`git -C sub stash`, []string{"git stash /repo/sub +tree +repo"}},
+	{`git reset --hard HEAD`, []string{"git reset /repo +tree +repo"}},
+	{`git reset HEAD~1`, nil},
+	{`git status > s.txt`, []string{"> /repo/s.txt"}},
+	{`curl -o out.bin https://x`, []string{"curl /repo/out.bin"}},
+	{`echo x > /dev/null; echo y >&2`, nil},
+	{`sudo tee /etc/hosts < x`, []string{"tee /etc/hosts"}},
+}
+
+func TestWrites(t *testing.T) {
+	for _, tt := range writeTable {
+		a, err := gitcmd.Analyze(tt.cmd, testOptions())
+		if err != nil {
+			t.Errorf("%q: %v", tt.cmd, err)
+			continue
+		}
+		var got []string
+		for _, w := range a.Writes {
+			got = append(got, dumpWrite(w))
+		}
+		if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+			t.Errorf("%q\n got %q\nwant %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestXargsRmIsUndecidable(t *testing.T) {
+	a, _ := gitcmd.Analyze(`ls | xargs rm`, testOptions())
+	if len(a.Writes) != 1 || a.Writes[0].Dynamic == "" {
+		t.Errorf("%+v", a.Writes)
+	}
+}
+
+func TestBudget(t *testing.T) {
+	o := testOptions()
+	o.MaxBytes = 10
+	if _, err := gitcmd.Analyze("echo 01234567890", o); err != gitcmd.ErrTooLarge {
+		t.Errorf("size cap: %v", err)
+	}
+	o = testOptions()
+	o.Deadline = time.Unix(1, 0) // long past: the first check stops it
+	long := strings.Repeat("ls; ", 100)
+	if _, err := gitcmd.Analyze(long, o); err != gitcmd.ErrBudget {
+		t.Errorf("deadline: %v", err)
+	}
+	// Functions calling functions, deeper than MaxDepth.
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "f%d() { f%d; }; ", i, i+1)
+	}
+	b.WriteString("f0")
+	if _, err := gitcmd.Analyze(b.String(), testOptions()); err != gitcmd.ErrBudget {
+		t.Errorf("depth: %v", err)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestScriptsAreRead: a script the command runs, from the checkout, is
+// analysed like the command itself.
+func TestScriptsAreRead(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "deploy.sh"), []byte("#!/bin/sh\ncd sub && rm -rf out\n"), 0o755)
+	os.WriteFile(filepath.Join(dir, "env.sh"), []byte("export GIT_DIR=/elsewhere/.git\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tool.py"), []byte("#!/usr/bin/env python3\nimport subprocess\nsubprocess.run(['ls'])\n"), 0o755)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	o := gitcmd.Options{Dir: dir, Home: "/home/u", ReadFile: os.ReadFile, Stat: os.Stat, Getenv: func(string) string { return "" }}
+	for _, tt := range []struct{ cmd, want string }{
+		{"./deploy.sh", "rm -rf out @" + dir + "/sub via script ./deploy.sh"},
+		{"bash deploy.sh", "rm -rf out @" + dir + "/sub via script deploy.sh"},
+		{". ./env.sh && ls", "ls @" + dir + " env GIT_DIR=/elsewhere/.git"},
+		{"./tool.py", "./tool.py @" + dir + " opaque"},
+		{"python3 tool.py", "python3 tool.py @" + dir + " opaque"},
+	} {
+		a, err := gitcmd.Analyze(tt.cmd, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dumpAll(a); !slices.Contains(got, tt.want) {
+			t.Errorf("%q: no %q in %q", tt.cmd, tt.want, got)
+		}
+	}
+}

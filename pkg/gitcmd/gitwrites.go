@@ -1,0 +1,173 @@
+package gitcmd
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// isGitConfigPath reports a path git reads configuration (and so aliases)
+// from.
+func isGitConfigPath(p string) bool {
+	base := filepath.Base(p)
+	if base == ".gitconfig" || strings.HasSuffix(p, "/git/config") {
+		return true
+	}
+	return (base == "config" || base == "config.worktree") && strings.Contains(p, ".git")
+}
+
+// gitWrites records what a git command changes in a working tree, and
+// the configuration a git config sets (for aliases used later on).
+func (w *walker) gitWrites(sc scope, idx int) {
+	g := w.a.Commands[idx].Git
+	if g == nil || g.Help || g.Exits || g.Sub == "" {
+		return
+	}
+	dir := g.Dir
+	if g.WorkTree != "" {
+		dir = g.WorkTree
+	}
+	in := sc
+	in.dir, in.dirWhy = dir, g.DirDynamic
+	repo := func(op string) {
+		wr := Write{Op: "git " + op, Command: idx, Repo: true, Tree: true, Path: dir}
+		if dir == "" {
+			wr.Dynamic = "git " + op + " changes a working tree only known at run time"
+			if g.DirDynamic != "" {
+				wr.Dynamic += " (" + g.DirDynamic + ")"
+			}
+		}
+		w.a.Writes = append(w.a.Writes, wr)
+	}
+	paths := func(op string, args []Word) {
+		for _, a := range args {
+			w.addWrite(a, "git "+op, in, idx, true)
+			w.a.Writes[len(w.a.Writes)-1].Repo = true
+		}
+	}
+	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"--message", "--strategy", "--strategy-option", "--onto", "--exec", "--source", "--pathspec-from-file", "--conflict", "--orphan", "--track"})
+	afterDashes := func() []Word {
+		for i, a := range g.Args {
+			if a.Value == "--" {
+				return g.Args[i+1:]
+			}
+		}
+		return nil
+	}
+	switch g.Sub {
+	case "checkout", "restore":
+		if ps := afterDashes(); ps != nil {
+			paths(g.Sub, ps)
+			return
+		}
+		if g.Sub == "restore" && !o.has('W', "--worktree") && (o.has('S', "--staged")) {
+			return
+		}
+		if g.Sub == "restore" {
+			paths(g.Sub, o.operands)
+			return
+		}
+		repo(g.Sub)
+	case "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "clean", "read-tree", "checkout-index", "sparse-checkout", "bisect", "submodule", "filter-branch":
+		if g.Sub == "stash" && len(o.operands) > 0 && (o.operands[0].Value == "list" || o.operands[0].Value == "show") {
+			return
+		}
+		if g.Sub == "read-tree" && !o.has('u') {
+			return
+		}
+		repo(g.Sub)
+	case "reset":
+		if o.has(0, "--hard", "--merge", "--keep") {
+			repo("reset")
+		}
+	case "rm", "mv":
+		if o.has(0, "--cached") {
+			return
+		}
+		paths(g.Sub, o.operands)
+	case "apply":
+		if o.has(0, "--cached", "--check", "--stat", "--numstat", "--summary") {
+			return
+		}
+		strip := 1
+		if p, ok := o.value("-p"); ok {
+			strip = atoiDefault(p.Value, 1)
+		}
+		if len(o.operands) == 0 {
+			w.patchText(in, idx, "git apply", strip, "")
+		}
+		for _, f := range o.operands {
+			if f.Dynamic != "" {
+				w.a.Writes = append(w.a.Writes, Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dynamic: "git apply reads a patch from " + f.Value})
+				continue
+			}
+			w.patchText(in, idx, "git apply", strip, f.Value)
+		}
+	case "worktree":
+		if len(o.operands) >= 2 && o.operands[0].Value == "add" {
+			w.addWrite(o.operands[1], "git worktree add", in, idx, true)
+		}
+	case "clone":
+		if len(o.operands) >= 2 {
+			w.addWrite(o.operands[1], "git clone", in, idx, true)
+		} else {
+			w.addWrite(Word{Value: "."}, "git clone", in, idx, true)
+		}
+	case "init":
+		w.addWrite(Word{Value: "."}, "git init", in, idx, true)
+	case "config":
+		w.gitConfig(g)
+	}
+}
+
+// gitConfig notes the values a git config command sets.
+func (w *walker) gitConfig(g *Git) {
+	args := g.Args
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Dynamic != "" {
+			if len(words) == 0 || strings.HasPrefix(strings.ToLower(words[0]), "alias") || strings.HasPrefix(strings.ToLower(words[0]), "include") {
+				w.configWhy = "an earlier git config sets configuration only known at run time"
+			}
+			return
+		}
+		v := a.Value
+		switch {
+		case v == "-e" || v == "--edit" || v == "edit":
+			w.configWhy = "an earlier git config --edit changes the configuration"
+			return
+		case v == "-f" || v == "--file" || v == "--blob" || v == "--type" || v == "--comment" || v == "--default":
+			i++
+		case v == "set" || v == "unset" || v == "--add" || v == "--replace-all" || v == "--unset" || v == "--unset-all" || v == "--global" || v == "--local" || v == "--system" || v == "--worktree" || v == "--all":
+			if v == "--unset" || v == "--unset-all" || v == "unset" {
+				words = append(words, "\x00unset")
+			}
+		case strings.HasPrefix(v, "-"):
+			if strings.HasPrefix(v, "--get") || v == "-l" || v == "--list" || v == "get" || v == "list" {
+				return
+			}
+		default:
+			words = append(words, v)
+		}
+	}
+	unset := len(words) > 0 && words[0] == "\x00unset"
+	if unset {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return
+	}
+	key := strings.ToLower(words[0])
+	if i := strings.IndexByte(key, '.'); i >= 0 && strings.HasPrefix(key, "alias.") {
+		key = "alias." + strings.ToLower(words[0][i+1:])
+	}
+	switch {
+	case unset:
+		w.gitSets = append(w.gitSets, key+"=")
+	case len(words) >= 2:
+		w.gitSets = append(w.gitSets, key+"="+words[1])
+	}
+	if strings.HasPrefix(key, "include") {
+		w.configWhy = "an earlier git config includes another configuration file"
+	}
+}

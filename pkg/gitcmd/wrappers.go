@@ -1,0 +1,337 @@
+package gitcmd
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// wrapper describes a command that runs another given as its arguments.
+type wrapper struct {
+	valued   string   // single-letter options that take a value
+	long     []string // long options that take a value (--opt v or --opt=v)
+	operands int      // operands before the command (timeout's duration)
+	assigns  bool     // NAME=value words may precede the command
+	joins    bool     // the command words are joined and run by sh -c (watch, su -c)
+	shellOpt string   // an option whose value is a command string run by a shell
+	subcmds  []string // a subcommand word that must come first (uv run)
+	appends  bool     // run-time words are appended (xargs, parallel)
+}
+
+// wrapperOf returns the wrapper a command name is. (A switch, not a map: a
+// package-level map is built at every hook start.)
+func wrapperOf(name string) (wrapper, bool) {
+	switch name {
+	case "env":
+		return wrapper{valued: "uCS", long: []string{"--unset", "--chdir", "--split-string"}, assigns: true}, true
+	case "sudo":
+		return wrapper{valued: "uUgpCDrthRTc", long: []string{"--user", "--group", "--chdir", "--prompt", "--close-from", "--role", "--type", "--host", "--chroot", "--command-timeout", "--other-user"}, assigns: true}, true
+	case "doas":
+		return wrapper{valued: "uC"}, true
+	case "run0":
+		return wrapper{valued: "uDg", long: []string{"--user", "--chdir", "--group", "--setenv", "--unit", "--property", "--description", "--slice", "--nice", "--machine"}}, true
+	case "nohup", "command", "builtin", "setsid", "exec", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "pkexec", "chronic", "ifne", "sem", "gtimeout":
+		if name == "exec" || name == "pkexec" {
+			return wrapper{valued: "a", long: []string{"--user"}}, true
+		}
+		if name == "gtimeout" {
+			return wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1}, true
+		}
+		return wrapper{}, true
+	case "time":
+		return wrapper{valued: "fo", long: []string{"--format", "--output"}}, true
+	case "nice":
+		return wrapper{valued: "n", long: []string{"--adjustment"}}, true
+	case "ionice":
+		return wrapper{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}, true
+	case "timeout":
+		return wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1}, true
+	case "xargs":
+		return wrapper{valued: "aEdIiLlnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, appends: true}, true
+	case "parallel":
+		return wrapper{valued: "jSP", long: []string{"--jobs", "--sshlogin", "--joblog", "--results", "--delay", "--timeout", "--retries", "--colsep"}, appends: true, joins: true}, true
+	case "stdbuf":
+		return wrapper{valued: "ioe", long: []string{"--input", "--output", "--error"}}, true
+	case "chrt":
+		return wrapper{operands: 1}, true
+	case "taskset":
+		return wrapper{operands: 1}, true
+	case "flock":
+		return wrapper{valued: "wEc", long: []string{"--timeout", "--conflict-exit-code", "--command"}, operands: 1, shellOpt: "c"}, true
+	case "watch":
+		return wrapper{valued: "nd", long: []string{"--interval", "--differences"}, joins: true}, true
+	case "su", "runuser":
+		return wrapper{valued: "cgGs", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, shellOpt: "c"}, true
+	case "script":
+		return wrapper{valued: "cEIOqT", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-timing"}, shellOpt: "c"}, true
+	case "strace", "ltrace":
+		return wrapper{valued: "eoOpPsSuIXbaE", long: []string{"--output", "--trace"}}, true
+	case "valgrind":
+		return wrapper{}, true
+	case "systemd-run":
+		return wrapper{valued: "pEMuS", long: []string{"--unit", "--property", "--setenv", "--uid", "--gid", "--working-directory", "--description", "--slice", "--nice"}}, true
+	case "unshare", "nsenter":
+		return wrapper{valued: "tSGwr", long: []string{"--target", "--setuid", "--setgid", "--wd", "--root"}}, true
+	case "chroot":
+		return wrapper{long: []string{"--userspec", "--groups"}, operands: 1}, true
+	case "direnv":
+		return wrapper{subcmds: []string{"exec"}, operands: 1}, true
+	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi":
+		return wrapper{subcmds: []string{"run"}, valued: "", long: []string{"--with", "--python", "--project", "--directory", "--env", "-e"}}, true
+	case "bundle":
+		return wrapper{subcmds: []string{"exec"}}, true
+	case "pnpm", "npm", "yarn", "bun":
+		return wrapper{subcmds: []string{"exec", "x", "dlx"}}, true
+	case "nix-shell":
+		return wrapper{valued: "pI", long: []string{"--packages", "--command", "--run", "--arg", "--argstr"}, shellOpt: "-run"}, true
+	case "dotenv":
+		return wrapper{valued: "ecv", long: []string{"--env"}}, true
+	case "gdb":
+		return wrapper{long: []string{"--args"}}, false
+	}
+	return wrapper{}, false
+}
+
+// how describes what a wrapper runs.
+type how struct {
+	scope scope
+	via   string
+	// shellCmd is a command string the wrapper hands a shell (su -c,
+	// flock -c, watch), with its word.
+	shellCmd  string
+	shellWord Word
+}
+
+// unwrap returns the command a wrapper runs and the state it runs in.
+func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
+	name := filepath.Base(args[0].Value)
+	wr, ok := wrapperOf(name)
+	if !ok {
+		return nil, how{}, false
+	}
+	h := how{scope: sc, via: name}
+	i := 1
+	if wr.subcmds != nil {
+		if len(args) < 2 || !contains(wr.subcmds, args[1].Value) {
+			return nil, how{}, false
+		}
+		h.via = name + " " + args[1].Value
+		i = 2
+	}
+	env := sc.vars
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.Dynamic != "" {
+			if strings.HasPrefix(a.Value, "-") {
+				continue
+			}
+			break // the command itself is computed: reported by run
+		}
+		v := a.Value
+		if v == "--" {
+			i++
+			break
+		}
+		if wr.assigns && !strings.HasPrefix(v, "-") {
+			if n, val, ok := strings.Cut(v, "="); ok && isName(n) {
+				env = &binding{name: n, val: Word{Value: val}, exported: true, next: env}
+				continue
+			}
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			break
+		}
+		if name == "command" && (v == "-v" || v == "-V") {
+			return nil, how{}, false // command -v only prints where it is
+		}
+		if strings.HasPrefix(v, "--") {
+			opt, val, hasVal := strings.Cut(v, "=")
+			if !hasVal && contains(wr.long, opt) && i+1 < len(args) {
+				i++
+				val, hasVal = args[i].Value, true
+				if args[i].Dynamic != "" {
+					val = ""
+					if opt == "--chdir" || opt == "--working-directory" || opt == "--wd" {
+						h.scope.dir, h.scope.dirWhy = "", opt+" names a directory only known at run time"
+					}
+				}
+			}
+			switch {
+			case hasVal && (opt == "--chdir" || opt == "--working-directory" || opt == "--wd" || opt == "--directory"):
+				h.scope = chdir(w, h.scope, val)
+			case opt == "--unset" && hasVal:
+				env = &binding{name: val, unset: true, exported: true, next: env}
+			case opt == "--split-string" && hasVal:
+				return w.splitString(val, args[i+1:], h, env)
+			case (opt == "--command" || opt == "--run") && hasVal && wr.shellOpt != "":
+				h.shellCmd, h.shellWord = val, args[i]
+				h.via = name + " " + opt
+				h.scope.vars = env
+				return nil, h, true
+			case opt == "--args" && name == "gdb":
+				i++
+				goto done
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(wr.valued, v[j]) < 0 {
+				continue
+			}
+			val := v[j+1:]
+			valWord := Word{Value: val}
+			if val == "" && i+1 < len(args) {
+				i++
+				val, valWord = args[i].Value, args[i]
+			}
+			opt := v[j]
+			switch {
+			case (name == "env" && opt == 'C') || (name == "sudo" && opt == 'D'):
+				if valWord.Dynamic != "" {
+					h.scope.dir, h.scope.dirWhy = "", "the directory "+valWord.Value+" is only known at run time"
+				} else {
+					h.scope = chdir(w, h.scope, val)
+				}
+			case name == "env" && opt == 'u':
+				env = &binding{name: val, unset: true, exported: true, next: env}
+			case name == "env" && opt == 'S':
+				return w.splitString(val, args[i+1:], h, env)
+			case string(opt) == wr.shellOpt:
+				h.shellCmd, h.shellWord = val, valWord
+				h.via = name + " -" + string(opt)
+				h.scope.vars = env
+				return nil, h, true
+			}
+			break
+		}
+	}
+done:
+	i += wr.operands
+	h.scope.vars = env
+	if i >= len(args) {
+		return nil, h, true
+	}
+	inner := args[i:]
+	if wr.joins || (name == "sudo" && hasShellFlag(args[1:i])) {
+		parts := make([]string, 0, len(inner))
+		for _, a := range inner {
+			if a.Dynamic != "" {
+				h.shellCmd, h.shellWord = a.Value, a
+				return nil, h, true
+			}
+			parts = append(parts, a.Value)
+		}
+		joined := strings.Join(parts, " ")
+		h.shellCmd, h.shellWord = joined, Word{Value: joined}
+		if wr.appends {
+			h.shellWord.Dynamic = ""
+		}
+		return nil, h, true
+	}
+	if wr.appends {
+		inner = appendDynamic(inner, name)
+	}
+	return inner, h, true
+}
+
+// appendDynamic marks the words xargs or parallel add from their input:
+// a {} (or -I string) becomes dynamic, and a run-time word is appended.
+func appendDynamic(inner []Word, name string) []Word {
+	out := make([]Word, 0, len(inner)+1)
+	for _, a := range inner {
+		if strings.Contains(a.Value, "{}") {
+			a = Word{Value: a.Value, Dynamic: name + " replaces {} with its input"}
+		}
+		out = append(out, a)
+	}
+	return append(out, Word{Value: "<input>", Dynamic: name + " appends words read from its input"})
+}
+
+func hasShellFlag(opts []Word) bool {
+	for _, o := range opts {
+		if o.Value == "-s" || o.Value == "-i" || o.Value == "--shell" || o.Value == "--login" {
+			return true
+		}
+	}
+	return false
+}
+
+// splitString is env -S: the string is split into words that lead the
+// command.
+func (w *walker) splitString(s string, rest []Word, h how, env *binding) ([]Word, how, bool) {
+	var words []Word
+	for _, f := range strings.Fields(s) {
+		words = append(words, Word{Value: f})
+	}
+	words = append(words, rest...)
+	h.scope.vars = env
+	h.via = "env -S"
+	// The split words may themselves be NAME=value or options of env.
+	words = append([]Word{{Value: "env"}}, words...)
+	inner, h2, ok := w.unwrap(words, h.scope)
+	if !ok {
+		return nil, h, true
+	}
+	h2.via = "env -S"
+	return inner, h2, true
+}
+
+func chdir(w *walker, sc scope, dir string) scope {
+	p := w.abs(sc, dir)
+	if p == "" {
+		sc.dir, sc.dirWhy = "", "a relative directory "+dir+" in a directory only known at run time"
+		return sc
+	}
+	sc.dir, sc.dirWhy = p, ""
+	return sc
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (i > 0 && c >= '0' && c <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// findExec follows the commands find runs with -exec, -execdir, -ok and
+// -okdir (up to ";" or "+"); {} is a path only run time knows, and
+// -execdir runs in each match's directory.
+func (w *walker) findExec(args []Word, sc scope) {
+	for i := 1; i < len(args); i++ {
+		switch args[i].Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			inner := sc
+			if strings.HasSuffix(args[i].Value, "dir") {
+				inner.dir, inner.dirWhy = "", "find "+args[i].Value+" runs in the directory of each match"
+			}
+			inner.via = appendVia(sc.via, "find "+args[i].Value)
+			end := i + 1
+			for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
+				end++
+			}
+			cmd := make([]Word, 0, end-i-1)
+			for _, a := range args[i+1 : end] {
+				if strings.Contains(a.Value, "{}") {
+					a = Word{Value: a.Value, Dynamic: "find replaces {} with each path it matches"}
+				}
+				cmd = append(cmd, a)
+			}
+			w.run(cmd, inner, "")
+			i = end
+		}
+	}
+}

@@ -1,0 +1,510 @@
+package gitcmd
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// opts is a command line split into options and operands.
+type opts struct {
+	short    string            // every short flag seen, in order
+	long     []string          // every long option seen (without =value)
+	values   map[string][]Word // option values, by option ("-t", "--target-directory")
+	operands []Word
+}
+
+func (o *opts) has(short byte, long ...string) bool {
+	if short != 0 && strings.IndexByte(o.short, short) >= 0 {
+		return true
+	}
+	for _, l := range long {
+		if contains(o.long, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *opts) value(keys ...string) (Word, bool) {
+	for _, k := range keys {
+		if v, ok := o.values[k]; ok && len(v) > 0 {
+			return v[len(v)-1], true
+		}
+	}
+	return Word{}, false
+}
+
+// parseOpts splits args (without the command name) by getopt rules:
+// valued lists the short options taking a value, long the long ones.
+func parseOpts(args []Word, valued string, long []string) opts {
+	var o opts
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic != "" || v == "-" || !strings.HasPrefix(v, "-") {
+			o.operands = append(o.operands, a)
+			continue
+		}
+		if v == "--" {
+			o.operands = append(o.operands, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, hasVal := strings.Cut(v, "=")
+			o.long = append(o.long, name)
+			if hasVal {
+				o.set(name, Word{Value: val})
+			} else if contains(long, name) && i+1 < len(args) {
+				i++
+				o.set(name, args[i])
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			o.short += string(v[j])
+			if strings.IndexByte(valued, v[j]) >= 0 {
+				if j+1 < len(v) {
+					o.set("-"+string(v[j]), Word{Value: v[j+1:]})
+				} else if i+1 < len(args) {
+					i++
+					o.set("-"+string(v[j]), args[i])
+				}
+				break
+			}
+		}
+	}
+	return o
+}
+
+func (o *opts) set(k string, v Word) {
+	if o.values == nil {
+		o.values = map[string][]Word{}
+	}
+	o.values[k] = append(o.values[k], v)
+}
+
+// commandWrites records the files a command changes through its operands.
+func (w *walker) commandWrites(args []Word, sc scope, idx int) {
+	name := filepath.Base(args[0].Value)
+	rest := args[1:]
+	add := func(t Word, op string, tree bool) { w.addWrite(t, op, sc, idx, tree) }
+	switch name {
+	case "tee":
+		for _, t := range parseOpts(rest, "", nil).operands {
+			add(t, "tee", false)
+		}
+	case "sed", "gsed":
+		o := parseOpts(rest, "efl", []string{"--expression", "--file", "--line-length"})
+		inPlace := o.has('i', "--in-place")
+		for _, l := range o.long {
+			if strings.HasPrefix(l, "--in-place") {
+				inPlace = true
+			}
+		}
+		files := o.operands
+		if _, ok := o.value("-e", "--expression", "-f", "--file"); !ok && len(files) > 0 {
+			files = files[1:] // the script
+		}
+		if inPlace {
+			for _, t := range files {
+				add(t, "sed -i", false)
+			}
+		}
+	case "cp", "install", "ln", "mv", "gcp", "gmv":
+		w.copyWrites(name, rest, sc, idx)
+	case "rm", "unlink", "rmdir", "shred", "srm":
+		o := parseOpts(rest, "", nil)
+		tree := o.has('r', "--recursive") || o.has('R')
+		for _, t := range o.operands {
+			add(t, name, tree)
+		}
+	case "touch", "truncate", "mkdir", "mkfifo", "mknod", "sponge", "fallocate":
+		valued := map[string]string{"touch": "rdt", "truncate": "sr", "mkdir": "m", "mkfifo": "m", "mknod": "m", "fallocate": "lon"}[name]
+		o := parseOpts(rest, valued, []string{"--reference", "--date", "--size", "--mode", "--length", "--offset"})
+		ops := o.operands
+		if name == "mknod" && len(ops) > 1 {
+			ops = ops[:1]
+		}
+		for _, t := range ops {
+			add(t, name, false)
+		}
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon":
+		o := parseOpts(rest, "", []string{"--reference", "--from"})
+		ops := o.operands
+		if _, ref := o.value("--reference"); !ref && len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+		tree := o.has('R', "--recursive")
+		for _, t := range ops {
+			add(t, name, tree)
+		}
+	case "dd":
+		for _, a := range rest {
+			if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+				add(Word{Value: v, Dynamic: a.Dynamic}, "dd", false)
+			}
+		}
+	case "rsync":
+		o := parseOpts(rest, "eBfT", []string{"--rsh", "--exclude", "--include", "--filter", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--chmod", "--rsync-path"})
+		if len(o.operands) >= 2 {
+			dest := o.operands[len(o.operands)-1]
+			if !strings.Contains(dest.Value, ":") {
+				add(dest, "rsync", true)
+			}
+		}
+		if o.has(0, "--remove-source-files") {
+			for _, t := range o.operands[:max(0, len(o.operands)-1)] {
+				add(t, "rsync --remove-source-files", true)
+			}
+		}
+	case "tar", "bsdtar", "gtar":
+		w.tarWrites(rest, sc, idx)
+	case "unzip":
+		o := parseOpts(rest, "dx", nil)
+		if d, ok := o.value("-d"); ok {
+			add(d, "unzip", true)
+		} else {
+			add(Word{Value: "."}, "unzip", true)
+		}
+	case "curl":
+		o := parseOpts(rest, "oOHdXuAeErTKCwFmD", []string{"--output", "--data", "--header", "--request", "--user", "--config", "--dump-header", "--cookie-jar", "--output-dir", "--form"})
+		for _, k := range []string{"-o", "--output", "-D", "--dump-header", "--cookie-jar"} {
+			for _, v := range o.values[k] {
+				add(v, "curl", false)
+			}
+		}
+		if o.has('O', "--remote-name", "--remote-name-all") {
+			add(Word{Value: "."}, "curl -O", true)
+		}
+	case "wget":
+		o := parseOpts(rest, "OoaPe", []string{"--output-document", "--output-file", "--directory-prefix", "--append-output"})
+		if v, ok := o.value("-O", "--output-document"); ok {
+			add(v, "wget", false)
+		} else if v, ok := o.value("-P", "--directory-prefix"); ok {
+			add(v, "wget", true)
+		} else {
+			add(Word{Value: "."}, "wget", true)
+		}
+	case "sort":
+		o := parseOpts(rest, "oktST", []string{"--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size"})
+		if v, ok := o.value("-o", "--output"); ok {
+			add(v, "sort -o", false)
+		}
+	case "patch":
+		w.patchWrites(rest, sc, idx)
+	case "apply_patch", "applypatch":
+		w.patchText(sc, idx, "apply_patch", 0, "")
+	case "gofmt", "goimports", "shfmt":
+		o := parseOpts(rest, "r", nil)
+		if o.has('w') {
+			for _, t := range defaultDot(o.operands) {
+				add(t, name+" -w", true)
+			}
+		}
+	case "clang-format":
+		o := parseOpts(rest, "", nil)
+		if o.has('i') {
+			for _, t := range o.operands {
+				add(t, "clang-format -i", false)
+			}
+		}
+	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
+		o := parseOpts(rest, "", nil)
+		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
+		ops := o.operands
+		if name == "ruff" || name == "biome" || name == "dprint" {
+			if len(ops) > 0 && (ops[0].Value == "format" || ops[0].Value == "fmt") {
+				fix = true
+			}
+			if len(ops) > 0 {
+				ops = ops[1:]
+			}
+		}
+		if fix {
+			for _, t := range defaultDot(ops) {
+				add(t, name, true)
+			}
+		}
+	case "find":
+		w.findWrites(rest, sc, idx)
+	case "split", "csplit":
+		add(Word{Value: "."}, name, true)
+	case "ed", "ex", "red":
+		for _, t := range parseOpts(rest, "p", nil).operands {
+			add(t, name, false)
+		}
+	case "vim", "vi", "nvim":
+		o := parseOpts(rest, "cSuUiTwWs", nil)
+		if _, ok := o.value("-c", "-S", "-s", "-W", "-w"); ok || o.has('e') || o.has('E') || strings.Contains(o.short, "es") {
+			for _, t := range o.operands {
+				add(t, name, false)
+			}
+		}
+	}
+}
+
+func defaultDot(ops []Word) []Word {
+	if len(ops) == 0 {
+		return []Word{{Value: "."}}
+	}
+	return ops
+}
+
+// copyWrites handles cp, mv, install and ln: the destination (a directory
+// when -t is given, the operand is an existing directory or there are
+// several sources), and mv's sources.
+func (w *walker) copyWrites(name string, rest []Word, sc scope, idx int) {
+	o := parseOpts(rest, "tSmgo", []string{"--target-directory", "--suffix", "--mode", "--owner", "--group", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve", "--context"})
+	if name == "ln" {
+		o = parseOpts(rest, "tS", []string{"--target-directory", "--suffix", "--backup"})
+	}
+	op := strings.TrimPrefix(name, "g")
+	tree := o.has('r', "--recursive") || o.has('R') || o.has('a', "--archive") || op == "mv"
+	if name == "install" && o.has('d', "--directory") {
+		for _, t := range o.operands {
+			w.addWrite(t, "install -d", sc, idx, false)
+		}
+		return
+	}
+	srcs := o.operands
+	var dest Word
+	intoDir := false
+	if t, ok := o.value("-t", "--target-directory"); ok {
+		dest, intoDir = t, true
+	} else if len(srcs) >= 2 {
+		dest, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+		intoDir = len(srcs) > 1 || strings.HasSuffix(dest.Value, "/") || (dest.Dynamic == "" && w.isDir(w.abs(sc, dest.Value)))
+		if o.has('T', "--no-target-directory") {
+			intoDir = false
+		}
+	} else if name == "ln" && len(srcs) == 1 {
+		dest, intoDir = Word{Value: "."}, true
+	} else {
+		return
+	}
+	if op == "mv" {
+		for _, s := range srcs {
+			w.addWrite(s, "mv", sc, idx, true)
+		}
+	}
+	if !intoDir {
+		w.addWrite(dest, op, sc, idx, tree)
+		return
+	}
+	for _, s := range srcs {
+		if dest.Dynamic != "" || s.Dynamic != "" || s.Glob {
+			d := dest
+			if d.Dynamic == "" {
+				d.Glob = d.Glob || s.Glob
+			}
+			w.addWrite(d, op, sc, idx, true)
+			continue
+		}
+		w.addWrite(Word{Value: filepath.Join(dest.Value, filepath.Base(s.Value)), Glob: dest.Glob}, op, sc, idx, tree)
+	}
+}
+
+func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
+	if len(rest) == 0 {
+		return
+	}
+	// tar's first word may be a bundle of letters without a dash (tar xzf a.tgz).
+	first := rest[0].Value
+	extract := false
+	args := rest
+	var bundled []Word
+	if first != "" && !strings.HasPrefix(first, "-") && rest[0].Dynamic == "" {
+		// The bundle's letters become options; f and C take the next words.
+		args = nil
+		next := 1
+		for _, c := range first {
+			if (c == 'f' || c == 'C') && next < len(rest) {
+				bundled = append(bundled, Word{Value: "-" + string(c)}, rest[next])
+				next++
+			} else {
+				bundled = append(bundled, Word{Value: "-" + string(c)})
+			}
+		}
+		args = append(bundled, rest[next:]...)
+	}
+	o := parseOpts(args, "fCTXbHKNV", []string{"--file", "--directory", "--files-from", "--exclude-from", "--to-command", "--use-compress-program"})
+	if o.has('x', "--extract", "--get") {
+		extract = true
+	}
+	if !extract {
+		if o.has('c', "--create") || o.has('r', "--append") || o.has('u', "--update") {
+			if f, ok := o.value("-f", "--file"); ok {
+				w.addWrite(f, "tar", sc, idx, false)
+			}
+		}
+		return
+	}
+	if o.has(0, "--to-command") {
+		w.a.Commands[idx].Opaque = "tar --to-command runs a command for each file"
+	}
+	dir, ok := o.value("-C", "--directory")
+	if !ok {
+		dir = Word{Value: "."}
+	}
+	w.addWrite(dir, "tar -x", sc, idx, true)
+}
+
+// findWrites: find -delete removes what it matches under its roots;
+// -fprint and friends write a file.
+func (w *walker) findWrites(rest []Word, sc scope, idx int) {
+	var roots []Word
+	i := 0
+	for ; i < len(rest); i++ {
+		v := rest[i].Value
+		if strings.HasPrefix(v, "-") && v != "-" || v == "(" || v == "!" {
+			break
+		}
+		roots = append(roots, rest[i])
+	}
+	for ; i < len(rest); i++ {
+		switch rest[i].Value {
+		case "-delete":
+			for _, r := range defaultDot(roots) {
+				w.addWrite(r, "find -delete", sc, idx, true)
+			}
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if i+1 < len(rest) {
+				w.addWrite(rest[i+1], "find "+rest[i].Value, sc, idx, false)
+			}
+		}
+	}
+}
+
+// patchWrites: the files a patch changes, from its text (stdin or -i).
+func (w *walker) patchWrites(rest []Word, sc scope, idx int) {
+	o := parseOpts(rest, "pidDoBrVYzFg", []string{"--strip", "--input", "--directory", "--output", "--prefix", "--reject-file", "--backup", "--suffix"})
+	strip := -1
+	if p, ok := o.value("-p", "--strip"); ok {
+		strip = atoiDefault(p.Value, -1)
+	}
+	in := sc
+	if d, ok := o.value("-d", "--directory"); ok {
+		in = chdir(w, sc, d.Value)
+	}
+	if out, ok := o.value("-o", "--output"); ok {
+		w.addWrite(out, "patch -o", sc, idx, false)
+	}
+	file := ""
+	if f, ok := o.value("-i", "--input"); ok {
+		file = f.Value
+	} else if len(o.operands) >= 2 {
+		file = o.operands[1].Value
+	}
+	if len(o.operands) >= 1 {
+		w.addWrite(o.operands[0], "patch", in, idx, false)
+		if file == "" {
+			return
+		}
+	}
+	w.patchText(in, idx, "patch", strip, file)
+}
+
+// patchText reads a patch (from file, else stdin) and records the paths
+// it changes; a patch it cannot see changes anything under the directory.
+func (w *walker) patchText(sc scope, idx int, op string, strip int, file string) {
+	var text string
+	ok := false
+	if file != "" {
+		var data []byte
+		if data, ok = w.readFile(w.abs(sc, file)); ok {
+			text = string(data)
+		}
+	} else {
+		text, ok = w.stdinText(sc)
+	}
+	if !ok {
+		w.a.Writes = append(w.a.Writes, Write{Op: op, Command: idx, Path: w.abs(sc, "."), Tree: true,
+			Dynamic: op + " applies a patch the analysis cannot see"})
+		return
+	}
+	for _, p := range PatchPaths(text, strip) {
+		w.addWrite(Word{Value: p}, op, sc, idx, false)
+	}
+}
+
+// PatchPaths lists the paths a patch changes: unified and git diffs
+// (---, +++, rename and copy lines) and the apply_patch envelope (***
+// Add/Update/Delete File, *** Move to). strip is patch's -p (1 for git
+// apply); -1 records a path both as written and with one component
+// stripped, since patch guesses.
+func PatchPaths(text string, strip int) []string {
+	var out []string
+	add := func(p string) {
+		p = strings.TrimSpace(p)
+		if i := strings.IndexByte(p, '\t'); i >= 0 {
+			p = p[:i]
+		}
+		p = strings.Trim(p, `"`)
+		if p == "" || p == "/dev/null" {
+			return
+		}
+		cands := []string{p}
+		switch {
+		case strip < 0:
+			cands = append(cands, stripPath(p, 1))
+		case strip > 0:
+			cands = []string{stripPath(p, strip)}
+		}
+		for _, c := range cands {
+			if c != "" && !contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			add(line[4:])
+		case strings.HasPrefix(line, "*** Add File: "), strings.HasPrefix(line, "*** Update File: "), strings.HasPrefix(line, "*** Delete File: "):
+			_, p, _ := strings.Cut(line, ": ")
+			out = appendUnique(out, strings.TrimSpace(p))
+		case strings.HasPrefix(line, "*** Move to: "):
+			out = appendUnique(out, strings.TrimSpace(strings.TrimPrefix(line, "*** Move to: ")))
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "), strings.HasPrefix(line, "rename from "):
+			_, p, _ := strings.Cut(line, " from ")
+			if strings.Contains(line, " to ") {
+				_, p, _ = strings.Cut(line, " to ")
+			}
+			out = appendUnique(out, strings.TrimSpace(p))
+		}
+	}
+	return out
+}
+
+func appendUnique(out []string, p string) []string {
+	if p != "" && !contains(out, p) {
+		out = append(out, p)
+	}
+	return out
+}
+
+func stripPath(p string, n int) string {
+	for ; n > 0; n-- {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return ""
+		}
+		p = p[i+1:]
+	}
+	return p
+}
+
+func atoiDefault(s string, def int) int {
+	n := 0
+	if s == "" {
+		return def
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return def
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

@@ -1,0 +1,68 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+)
+
+// Pending is a payload read by Early that Resume answers instead of
+// reading stdin again: its bytes, or the error reading them.
+type Pending struct {
+	data []byte
+	err  error
+}
+
+// stepAside is Dispatch's code for "Early cannot answer": the checkout
+// enables a handler the dispatcher was not given.
+const stepAside = -1
+
+var errStepAside = errors.New("a handler this checkout enables is not registered yet")
+
+// LookupTarget returns the event a hook: target answers; name is the part
+// after "hook:", matched without regard to case, as Mage matches targets.
+func LookupTarget(name string) (Event, bool) {
+	for _, e := range events {
+		if strings.EqualFold(e.Target, name) {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// Early answers one event from a process's init, before package main has
+// registered the repository's own handlers: handlers are the catalogue
+// alone (set.Handlers). When the checkout enables a name they lack, it stops before
+// any handler runs, writes nothing and returns answered false with the
+// payload it read, for Resume to answer once every handler is there. It
+// starts no goroutine and sets up no timer or signal. Like Main, it
+// returns the exit code.
+func Early(event, harness string, set Set, args []string) (code int, pending *Pending, answered bool) {
+	d, code, ok := prepare(event, harness, set, args)
+	if !ok {
+		return code, nil, true
+	}
+	// Diagnostics wait until the answer is known: a dispatch that steps
+	// aside must leave nothing behind for the second one to repeat.
+	var stderr bytes.Buffer
+	d.Stderr, d.early = &stderr, true
+	code = d.Dispatch(context.Background(), event)
+	if code == stepAside {
+		return 0, d.read, false
+	}
+	os.Stderr.Write(stderr.Bytes())
+	return code, nil, true
+}
+
+// Resume is Main for a payload Early read and could not answer; a nil
+// pending reads stdin.
+func Resume(ctx context.Context, event, harness string, set Set, args []string, pending *Pending) int {
+	d, code, ok := prepare(event, harness, set, args)
+	if !ok {
+		return code
+	}
+	d.read = pending
+	return d.Dispatch(ctx, event)
+}

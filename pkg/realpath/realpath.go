@@ -1,0 +1,121 @@
+// Package realpath resolves a path the way the operating system will when a
+// tool opens it: symbolic links are followed component by component, and a
+// ".." after a link steps out of the link's target, not out of the link's
+// directory. filepath.Clean does the opposite (it drops "link/.." before
+// looking), so a gate that cleans a path first judges a different file
+// from the one the tool writes: <outside>/link/../README.md is in the
+// directory link points into.
+//
+// A path that does not exist yet (a file about to be written) resolves as
+// far as it exists; the rest is joined as written.
+package realpath
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxLinks is the number of symbolic links Resolve follows before it calls
+// the path a loop (Linux's limit is 40; this is more forgiving).
+const MaxLinks = 255
+
+// ErrLoop is returned for a path with more than MaxLinks links.
+var ErrLoop = errors.New("too many levels of symbolic links")
+
+// Resolve returns the absolute path the operating system would reach from
+// path (relative to the working directory when not absolute), with every
+// existing symbolic link followed.
+func Resolve(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		path = wd + string(filepath.Separator) + path
+	}
+	return resolve(path)
+}
+
+// ResolveIn is Resolve with dir as the directory of a relative path.
+func ResolveIn(dir, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		if !filepath.IsAbs(dir) {
+			var err error
+			if dir, err = Resolve(dir); err != nil {
+				return "", err
+			}
+		}
+		path = dir + string(filepath.Separator) + path
+	}
+	return resolve(path)
+}
+
+func resolve(path string) (string, error) {
+	vol := filepath.VolumeName(path)
+	root := vol + string(filepath.Separator)
+	resolved := root
+	rest := split(path[len(vol):])
+	links := 0
+	missing := false
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, c)
+		if missing {
+			resolved = next
+			continue
+		}
+		info, err := os.Lstat(next)
+		if err != nil {
+			// Not there (or not visible): the rest is as written.
+			missing = true
+			resolved = next
+			continue
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		links++
+		if links > MaxLinks {
+			return "", &os.PathError{Op: "resolve", Path: path, Err: ErrLoop}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			tv := filepath.VolumeName(target)
+			resolved = tv + string(filepath.Separator)
+			if tv == "" {
+				resolved = root
+			}
+			target = target[len(tv):]
+		}
+		rest = append(split(target), rest...)
+	}
+	return resolved, nil
+}
+
+func split(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
+}
+
+// Within reports whether path is dir or lies below it (both absolute and
+// clean).
+func Within(path, dir string) bool {
+	if path == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

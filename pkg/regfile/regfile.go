@@ -1,0 +1,75 @@
+// Package regfile reads files that must be regular files: a configuration
+// file, a .git file, a HEAD. Opening a FIFO for reading blocks until a
+// writer comes, which in a hook means past the harness's timeout, and a
+// hook that times out lets the tool call run. So the file is opened without
+// blocking (O_NONBLOCK on Unix), checked to be a regular file on the open
+// descriptor (no window between a stat and the open), and read to a limit.
+package regfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// ErrNotRegular is wrapped by the error for a path that is a directory, a
+// FIFO, a socket or a device.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the error for a file over the limit.
+var ErrTooLarge = errors.New("larger than the limit")
+
+// ReadFile reads the regular file at path, at most max bytes (no limit when
+// max <= 0). A file that does not exist gives an error satisfying
+// errors.Is(err, fs.ErrNotExist), as os.ReadFile's does.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))}
+	}
+	var r io.Reader = f
+	if max > 0 {
+		if info.Size() > max {
+			return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w of %d bytes", ErrTooLarge, max)}
+		}
+		r = io.LimitReader(f, max+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 && int64(len(data)) > max {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w of %d bytes", ErrTooLarge, max)}
+	}
+	return data, nil
+}
+
+// IsRegular reports whether path (followed if it is a symbolic link) is a
+// regular file, without opening it.
+func IsRegular(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}
+
+func kind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}

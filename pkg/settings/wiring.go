@@ -1,0 +1,44 @@
+package settings
+
+import (
+	"bytes"
+	"path/filepath"
+
+	"github.com/magehook/magehook/pkg/harness"
+	"github.com/magehook/magehook/pkg/regfile"
+)
+
+// WiringPatterns returns the files that wire magehook into a harness, as
+// filepath.Match patterns relative to a checkout root: every Claude Code
+// settings scope of the checkout (.claude/settings*.json), each other
+// harness's file (HarnessFile), and every file of the directory Copilot
+// reads its hooks from. Relative to the home directory the same patterns
+// name the user-scope files (~/.claude/settings.json). This is the one
+// list of them: the gate that keeps the agent from editing its own gates
+// and the check for installed entries both read it.
+func WiringPatterns() []string {
+	out := []string{filepath.Join(".claude", "settings*.json")}
+	for _, h := range harness.All() {
+		if !h.IsClaude() {
+			out = append(out, HarnessFile(h))
+		}
+	}
+	return append(out, filepath.Join(".github", "hooks", "*.json"))
+}
+
+// Installed reports whether a checkout root holds magehook's installed
+// entries: one of its wiring files (WiringPatterns) runs a hook: target.
+// Only the checkout's own files count: a user-scope install runs in every
+// project, configured or not. Only regular files are read.
+func Installed(root string) bool {
+	for _, pattern := range WiringPatterns() {
+		matches, _ := filepath.Glob(filepath.Join(root, pattern))
+		for _, m := range matches {
+			data, err := regfile.ReadFile(m, 16<<20)
+			if err == nil && bytes.Contains(data, []byte("hook:")) {
+				return true
+			}
+		}
+	}
+	return false
+}
