@@ -1,6 +1,7 @@
 package branchguard_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 		cwd              map[string]any
 		want             string
 	}{
-		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root},
+		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
 		{"copilot", "copilot/preToolUse-camel", map[string]any{"cwd": root},
 			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
@@ -42,11 +43,12 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 
 func TestCodexPatchIsAnEdit(t *testing.T) {
 	root, feature := setup(t)
-	out := hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": root}))
-	if !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "src/app.ts") {
+	// The captured patch edits ../README.md and adds ../NEW.md from sub/.
+	out := hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(root, "sub")}))
+	if !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "README.md") {
 		t.Errorf("a patch on main: %+v", out)
 	}
-	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": feature}))
+	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(feature, "sub")}))
 	if out.Stdout != "" || out.Code != 0 {
 		t.Errorf("a patch in a worktree: %+v", out)
 	}

@@ -58,8 +58,32 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("prompt_response: %q", p.LastAssistantMessage)
 	}
 	p = normalize(t, "codex", "codex/PreToolUse-apply_patch", "PreToolUse")
-	if path, ok := p.EditedPath(); p.ToolName != "Edit" || !ok || path != "src/app.ts" {
+	if path, ok := p.EditedPath(); p.ToolName != "Edit" || !ok || path != "../README.md" {
 		t.Errorf("codex apply_patch: %s %q", p.ToolName, path)
+	}
+	var in struct {
+		FilePaths []string `json:"file_paths"`
+	}
+	json.Unmarshal(p.ToolInput, &in)
+	if strings.Join(in.FilePaths, " ") != "../README.md ../NEW.md" {
+		t.Errorf("apply_patch names every file it touches: %q", in.FilePaths)
+	}
+	// Codex 0.169.0 sends PostToolUse's tool_response as a string: the
+	// patch's "Exit code: N" header, a shell command's bare output.
+	p = normalize(t, "codex", "codex/PostToolUse-apply_patch", "PostToolUse")
+	if !p.Succeeded() {
+		t.Errorf("an apply_patch with exit code 0 succeeded: %s", p.ToolResponse)
+	}
+	p = normalize(t, "codex", "codex/PostToolUse-bash-failed", "PostToolUse")
+	if !p.Succeeded() || !strings.Contains(string(p.ToolResponse), "no-such-dir") {
+		t.Errorf("a shell command's output (Codex sends no exit code for it) is kept: %s", p.ToolResponse)
+	}
+}
+
+func TestPatchFiles(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** Delete File: c.go\n*** Add File: d/e.go\n+z\n*** Update File: a.go\n*** End Patch\n"
+	if got := strings.Join(harness.PatchFiles(patch), " "); got != "a.go b.go c.go d/e.go" {
+		t.Errorf("PatchFiles = %q", got)
 	}
 }
 
