@@ -241,3 +241,67 @@ func tool(event, name string) func(Record) bool {
 }
 
 func event(name string) func(Record) bool { return func(r Record) bool { return r.Event == name } }
+
+// TestCodexFreshCloneKeepsTheGates: a clone has the committed
+// .codex/hooks.json but no bin/magehook; the first hook builds it and the
+// commit on main is denied.
+func TestCodexFreshCloneKeepsTheGates(t *testing.T) {
+	cl := requireClient(t, "codex")
+	t.Parallel()
+	c := newConsumer(t, catalogue)
+	c.Install(t, "codex")
+	c.Git(t, "add", "-A")
+	c.Git(t, "commit", "-q", "-m", "hook:install -harness=codex")
+	c.Git(t, "push", "-q", "origin", "main")
+	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
+	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
+	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {
+		t.Fatal("the clone has a binary")
+	}
+	write(t, clone, "README.md", "# consumer\nchanged\n")
+	srv, err := modelserver.Start(codexWork("do the work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c.codexConfig(t, srv, clone)
+	before := c.head(t, clone, "HEAD")
+	s := c.codex(t, cl, clone, "do the work", "--dangerously-bypass-hook-trust")
+	if bad := hookFailures(s.Out); len(bad) > 0 {
+		t.Errorf("Codex reported hook failures: %v\n%s", bad, s.Out)
+	}
+	if after := c.head(t, clone, "HEAD"); after != before {
+		t.Errorf("main moved in a fresh clone: %s -> %s\n%s", before, after, s.Out)
+	}
+	if !srv.Reached("protected branch main") {
+		t.Errorf("no deny reached the model\n%s\n%s", srv.Dump(), s.Out)
+	}
+	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err != nil {
+		t.Errorf("the first hook did not build the binary: %v", err)
+	}
+}
+
+// TestCodexTrustIsVisible: without --dangerously-bypass-hook-trust Codex
+// runs no project hook it has not reviewed, and says nothing; the doctor
+// names each magehook hook Codex does not trust, with the fix.
+func TestCodexTrustIsVisible(t *testing.T) {
+	cl := requireClient(t, "codex")
+	t.Parallel()
+	c := newConsumer(t, catalogue)
+	c.Install(t, "codex")
+	srv, err := modelserver.Start(codexWork("do the work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c.codexConfig(t, srv, c.Dir)
+	env := append([]string(nil), c.Env...)
+	env = append(env, "CODEX_HOME="+filepath.Join(c.Home, ".codex"), "MAGEHOOK_CODEX="+cl.Path())
+	cmd := exec.Command(filepath.Join(c.Dir, "bin", "magehook"), "doctor")
+	cmd.Dir, cmd.Env = c.Dir, env
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "problem codex trust: Codex will not run") || !strings.Contains(string(out), "pre_tool_use:0:0 (untrusted)") ||
+		!strings.Contains(string(out), "/hooks") {
+		t.Errorf("the doctor does not report the untrusted hooks:\n%s", out)
+	}
+}
