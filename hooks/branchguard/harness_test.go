@@ -25,7 +25,7 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
 		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
 			`{"agent_message":"git push would run on the protected branch main`},
-		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root},
+		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"decision":"deny","reason":"git push would run on the protected branch main`},
 		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},

@@ -209,7 +209,7 @@ func TestCodexGuardsMain(t *testing.T) {
 // fixture is the first record for which its pick returns true, with the
 // test's directories replaced by /home/user/my-project and /home/user.
 // testdata/harness/README.md names the client, version and scenario.
-func capture(t *testing.T, c *Consumer, harness string, records []Record, picks map[string]func(Record) bool) {
+func capture(t *testing.T, c *Consumer, harness string, records []Record, picks map[string]func(Record) bool, dirs ...string) {
 	t.Helper()
 	if os.Getenv("MAGEHOOK_LIVE_CAPTURE") == "" {
 		return
@@ -223,8 +223,15 @@ func capture(t *testing.T, c *Consumer, harness string, records []Record, picks 
 			}
 			var v any
 			json.Unmarshal(r.Raw, &v)
-			b, _ := json.MarshalIndent(v, "", "  ")
-			text := strings.ReplaceAll(string(b), c.Dir, "/home/user/my-project")
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			enc.Encode(v)
+			text := strings.ReplaceAll(strings.TrimSpace(b.String()), c.Dir, "/home/user/my-project")
+			for _, d := range dirs {
+				text = strings.ReplaceAll(text, d, "/home/user/my-project")
+			}
 			text = strings.ReplaceAll(text, c.Home, "/home/user")
 			write(t, dir, name+".json", text+"\n")
 			found = true

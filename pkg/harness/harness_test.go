@@ -49,12 +49,16 @@ func TestNormalize(t *testing.T) {
 	if p.ToolName != "Bash" || p.HookEventName != "PreToolUse" {
 		t.Errorf("gemini: %+v", p)
 	}
-	p = normalize(t, "gemini", "gemini/AfterTool-error", "PostToolUse")
+	p = normalize(t, "gemini", "gemini/AfterTool-shell-failed", "PostToolUse")
 	if p.Succeeded() {
-		t.Error("a Gemini tool error must read as a failure")
+		t.Error("a failing shell command (Exit Code: 3 in llmContent, no error) must read as a failure")
+	}
+	p = normalize(t, "gemini", "gemini/AfterTool-replace", "PostToolUse")
+	if !p.Succeeded() || p.ToolName != "Edit" {
+		t.Errorf("a replace that worked is a successful Edit: %s %s", p.ToolName, p.ToolResponse)
 	}
 	p = normalize(t, "gemini", "gemini/AfterAgent", "Stop")
-	if p.LastAssistantMessage != "Done." {
+	if p.LastAssistantMessage != "finished" {
 		t.Errorf("prompt_response: %q", p.LastAssistantMessage)
 	}
 	p = normalize(t, "codex", "codex/PreToolUse-apply_patch", "PreToolUse")
