@@ -19,9 +19,7 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 	}{
 		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
-		{"copilot", "copilot/preToolUse-camel", map[string]any{"cwd": root},
-			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
-		{"copilot", "copilot/PreToolUse-snake", map[string]any{"cwd": root},
+		{"copilot", "copilot/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
 		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
 			`{"agent_message":"git push would run on the protected branch main`},
@@ -51,5 +49,24 @@ func TestCodexPatchIsAnEdit(t *testing.T) {
 	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(feature, "sub")}))
 	if out.Stdout != "" || out.Code != 0 {
 		t.Errorf("a patch in a worktree: %+v", out)
+	}
+}
+
+// TestCopilotEditsAreJudgedByTheirPath: Copilot sends Edit and Write with
+// its own argument names (path, old_str, file_text); the edit is denied on
+// main and allowed on a branch, not blocked everywhere.
+func TestCopilotEditsAreJudgedByTheirPath(t *testing.T) {
+	root, feature := setup(t)
+	for _, fixture := range []string{"copilot/PreToolUse-edit", "copilot/PreToolUse-create"} {
+		for dir, deny := range map[string]bool{root: true, feature: false} {
+			in := map[string]any{"path": filepath.Join(dir, "README.md"), "old_str": "a", "new_str": "b", "file_text": "x"}
+			out := hooktest.RunHarness(t, handlers, "copilot", "PreToolUse", hooktest.HarnessFixture(t, fixture, map[string]any{"cwd": dir, "tool_input": in}))
+			if got := strings.Contains(out.Stdout, `"permissionDecision":"deny"`); got != deny || out.Code != 0 {
+				t.Errorf("%s in %s: deny %v, want %v: %+v", fixture, dir, got, deny, out)
+			}
+			if deny && !strings.Contains(out.Stdout, "worktree:create") {
+				t.Errorf("%s: the way out: %s", fixture, out.Stdout)
+			}
+		}
 	}
 }

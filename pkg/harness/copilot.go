@@ -1,6 +1,10 @@
 package harness
 
-import "github.com/magehook/magehook/pkg/hook"
+import (
+	"strings"
+
+	"github.com/magehook/magehook/pkg/hook"
+)
 
 // copilot is GitHub Copilot CLI (verified against 1.0.102). Its
 // .github/hooks/*.json is version 1 with flat entries (bash, timeoutSec).
@@ -74,12 +78,17 @@ func normalizeCopilot(h *Harness, m map[string]any, common string) {
 			if kind == "" {
 				kind, _ = res["resultType"].(string)
 			}
+			t := text(res["text_result_for_llm"])
+			if t == "" {
+				t = text(res["textResultForLlm"])
+			}
+			// A failing shell command is a "success" whose text ends
+			// "<shellId: N completed with exit code 3>".
+			if code, ok := shellExit(t); kind == "success" && ok && code != 0 {
+				kind = "failure"
+			}
 			if kind != "" && kind != "success" {
-				t := res["text_result_for_llm"]
-				if t == nil {
-					t = res["textResultForLlm"]
-				}
-				failed(m, text(t))
+				failed(m, t)
 			} else {
 				m["tool_response"] = res
 			}
@@ -90,4 +99,24 @@ func normalizeCopilot(h *Harness, m map[string]any, common string) {
 			}
 		}
 	}
+}
+
+// shellExit reads the exit code Copilot appends to a shell command's
+// result ("<shellId: 0 completed with exit code 3>").
+func shellExit(s string) (int, bool) {
+	i := strings.LastIndex(s, "completed with exit code ")
+	if i < 0 {
+		return 0, false
+	}
+	rest := s[i+len("completed with exit code "):]
+	n := 0
+	digits := 0
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			break
+		}
+		n = n*10 + int(r-'0')
+		digits++
+	}
+	return n, digits > 0
 }

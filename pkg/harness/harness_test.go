@@ -26,16 +26,43 @@ func normalize(t *testing.T, harness_, fixture, event string) *payload.Payload {
 }
 
 func TestNormalize(t *testing.T) {
-	p := normalize(t, "copilot", "copilot/preToolUse-camel", "PreToolUse")
-	if p.SessionID != "copilot-session-1" || p.ToolName != "Bash" || p.HookEventName != "PreToolUse" {
-		t.Errorf("copilot camelCase: %+v", p)
+	// Copilot CLI 1.0.102: PermissionRequest arrives camelCase, with its
+	// own tool names, under the PascalCase key.
+	p := normalize(t, "copilot", "copilot/PermissionRequest-bash", "PermissionRequest")
+	if p.SessionID == "" || p.ToolName != "Bash" || p.HookEventName != "PermissionRequest" {
+		t.Errorf("copilot camelCase PermissionRequest: %+v", p)
 	}
-	if cmd, _ := p.InputString("command"); cmd != "git push origin main" {
-		t.Errorf("toolArgs (a JSON string) became tool_input: %q", cmd)
+	if cmd, _ := p.InputString("command"); !strings.Contains(cmd, "no-such-dir") {
+		t.Errorf("toolInput became tool_input: %q", cmd)
 	}
-	p = normalize(t, "copilot", "copilot/postToolUse-camel-failure", "PostToolUse")
-	if p.Succeeded() || !strings.HasPrefix(string(p.ToolResponse), `"Error: make`) {
-		t.Errorf("a failed toolResult must read as a failure: %s", p.ToolResponse)
+	p = normalize(t, "copilot", "copilot/PermissionRequest-edit", "PermissionRequest")
+	if path, ok := p.EditedPath(); p.ToolName != "Edit" || !ok || !strings.HasSuffix(path, "/README.md") {
+		t.Errorf("copilot edit PermissionRequest: %s %q", p.ToolName, path)
+	}
+	// Its arguments keep Copilot's names under Claude's tool names.
+	p = normalize(t, "copilot", "copilot/PreToolUse-edit", "PreToolUse")
+	if path, ok := p.EditedPath(); p.ToolName != "Edit" || !ok || !strings.HasSuffix(path, "/README.md") {
+		t.Errorf("copilot Edit {path, old_str, new_str}: %s %q", p.ToolName, path)
+	}
+	if s, _ := p.InputString("old_string"); s != "# consumer" {
+		t.Errorf("old_str became old_string: %q", s)
+	}
+	p = normalize(t, "copilot", "copilot/PreToolUse-create", "PreToolUse")
+	if path, ok := p.EditedPath(); p.ToolName != "Write" || !ok || !strings.HasSuffix(path, "/NEW.md") {
+		t.Errorf("copilot create {path, file_text}: %s %q", p.ToolName, path)
+	}
+	if s, _ := p.InputString("content"); s != "new\n" {
+		t.Errorf("file_text became content: %q", s)
+	}
+	// A failing shell command is result_type success; its exit code is at
+	// the end of the text.
+	p = normalize(t, "copilot", "copilot/PostToolUse-bash-failed", "PostToolUse")
+	if p.Succeeded() || !strings.Contains(string(p.ToolResponse), "exit code 3") {
+		t.Errorf("a command that exited 3 must read as a failure: %s", p.ToolResponse)
+	}
+	p = normalize(t, "copilot", "copilot/SessionStart", "SessionStart")
+	if p.Source != "startup" {
+		t.Errorf("Copilot's source new is a startup: %q", p.Source)
 	}
 	p = normalize(t, "cursor", "cursor/preToolUse-shell", "PreToolUse")
 	if p.SessionID != "cursor-conv-1" || p.CWD != "/home/user/my-project" || p.ToolName != "Bash" {
