@@ -7,6 +7,7 @@ package hooks
 import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/hooks/configguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
 	"github.com/magehook/magehook/hooks/devserver"
@@ -28,6 +29,7 @@ func All() []hook.Handler {
 	return []hook.Handler{
 		sessionclock.Handler,
 		branchguard.Handler,
+		configguard.Handler,
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,

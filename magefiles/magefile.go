@@ -7,7 +7,9 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
@@ -27,10 +29,21 @@ func Test() error {
 	return sh.RunV("go", "test", "./...")
 }
 
-// Bench times the hook binary against a bare Go program and a bash+jq hook
-// (go run ./internal/bench) and prints the table docs/performance.md keeps.
+// Bench measures a hook call: CPU, wall, syscalls, threads, page faults
+// and instructions of the hook binary against a bare Go program, the same
+// as a Mage binary, and a bash+jq hook (go run ./internal/bench; BENCHFLAGS
+// passes flags such as -rounds 21 or -quick); docs/performance.md keeps
+// the table. strace and valgrind give the deterministic columns: on
+// Debian, apt-get install -y strace valgrind (done here when root).
 func Bench() error {
-	return sh.RunV("go", "run", "./internal/bench")
+	for _, tool := range []string{"strace", "valgrind"} {
+		if _, err := exec.LookPath(tool); err != nil && os.Geteuid() == 0 {
+			if _, err := exec.LookPath("apt-get"); err == nil {
+				sh.RunV("apt-get", "install", "-y", "-q", tool)
+			}
+		}
+	}
+	return sh.RunV("go", append([]string{"run", "./internal/bench"}, strings.Fields(os.Getenv("BENCHFLAGS"))...)...)
 }
 
 // Fuzz runs every fuzz target for a short budget each (FUZZTIME, default
@@ -47,6 +60,7 @@ func Fuzz() error {
 		{"./pkg/settings", "FuzzInstall"},
 		{"./pkg/toolingrc", "FuzzParse"},
 		{"./pkg/gitcmd", "FuzzAnalyze"},
+		{"./pkg/redact", "FuzzString"},
 	}
 	for _, t := range targets {
 		if err := sh.RunV("go", "test", "-run=^$", "-fuzz=^"+t.name+"$", "-fuzztime="+budget, t.pkg); err != nil {

@@ -150,8 +150,11 @@ func TestMisconfiguredOrUnconfigured(t *testing.T) {
 	if out := session(t, root, "SessionStart", "s1"); !strings.Contains(out.Stderr, "devserver.command") {
 		t.Errorf("%+v", out)
 	}
+	// A bad value is a configuration error: the session starts, and the
+	// user is told (issue 11: tool calls are blocked until it is fixed).
 	root = hooktest.Checkout(t, "hook.enable devserver", server, "devserver.port http")
-	if out := session(t, root, "SessionStart", "s1"); !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stderr, "not a TCP port") {
+	out := hooktest.Run(t, hs, root, "SessionStart", "SessionStart/startup", map[string]any{"session_id": "s1"})
+	if out.Code != 0 || !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stdout, `"systemMessage":"magehook cannot read its configuration`) {
 		t.Errorf("%+v", out)
 	}
 }

@@ -80,7 +80,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME")})
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv})
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}
@@ -89,7 +89,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	var notes []string
 	for _, cmd := range a.Commands {
 		inv := cmd.Git
-		if inv == nil || inv.Sub != "commit" || inv.DirDynamic != "" || inv.GitDirDynamic != "" {
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits || inv.Dir == "" {
 			continue
 		}
 		var repo gitrepo.Repo

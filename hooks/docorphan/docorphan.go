@@ -85,9 +85,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home})
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv})
 	if err != nil {
-		return hook.Deny("docorphan cannot check this command: " + err.Error() + "; fix the syntax."), nil
+		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
 	}
 	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
 		return hook.Deny("docorphan cannot check this command: it does not parse (" + a.SyntaxError.Error() + "); fix the syntax."), nil
@@ -97,10 +97,10 @@ func run(c *hook.Call) (hook.Result, error) {
 	var reasons []string
 	for _, cmd := range a.Commands {
 		inv := cmd.Git
-		if inv == nil || inv.Sub != "commit" {
+		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits {
 			continue
 		}
-		if inv.DirDynamic != "" || inv.GitDirDynamic != "" {
+		if inv.Dir == "" {
 			reasons = append(reasons, "git commit runs in a directory the command computes at run time, so docorphan cannot tell which documents it adds; name the repository with git -C <dir>")
 			continue
 		}

@@ -1,9 +1,21 @@
-// Command bench times the hook binary against a floor (a bare Go program
-// that reads and decodes stdin) and a reference bash+jq hook making the
-// same decision, interleaved in one run, on a 1.5 KB PreToolUse Bash
-// payload (branchguard enabled) and a 5 MB PostToolUse payload. It prints
-// medians, ranges, ratios and peak RSS, the per-package start-up cost of
-// the hook binary, and checks the targets. Run it with go tool mage bench.
+// Command bench measures what a hook call costs: the hook binary against a
+// floor (a bare Go program that reads and decodes stdin), the floor plus
+// the shell parser magehook links, the floor compiled as a Mage binary, and
+// a reference bash+jq hook making branchguard's decision, on a 1.5 KB
+// PreToolUse Bash payload that is allowed and one that is denied
+// (branchguard alone, and the whole catalogue enabled), and on a 5 MB
+// PostToolUse payload.
+//
+// CPU time (user + system, from the kernel's accounting of each child) is
+// measured in interleaved rounds: every call of a round runs each variant
+// once, in a new random order, and a round's figure is the mean over its
+// calls. The least over rounds is reported with the range of the per-round
+// ratio to the floor, which is the noise. Beside the timings it prints the
+// deterministic measures: syscalls and threads (strace -f -c), page faults
+// and peak RSS (GNU time), instructions (valgrind --tool=callgrind), the
+// hook binary's packages, their init cost and the binary sizes. A missing
+// tool skips its column and says how to install it. Run it with
+// go tool mage bench.
 package main
 
 import (
@@ -23,10 +35,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/pkg/buildinfo"
 )
 
-var rounds = flag.Int("n", 300, "interleaved rounds per payload")
+var (
+	rounds = flag.Int("rounds", 11, "interleaved rounds")
+	calls  = flag.Int("calls", 20, "calls of each variant per round (small payloads)")
+	quick  = flag.Bool("quick", false, "skip strace, callgrind and init tracing")
+)
 
 // reference is the bash+jq hook making branchguard's decision the way such
 // hooks are usually written: jq for every field, git for the branch.
@@ -46,13 +63,22 @@ esac
 exit 0
 `
 
-type variant struct {
-	name string
-	argv []string
+// minimal is the configuration a catalogue handler needs beyond its
+// hook.enable line to do its work in the whole-catalogue checkout.
+var minimal = map[string][]string{
+	"stopguard":    {"guard.stopcheck true"},
+	"docdrift":     {"docdrift.watch *.go"},
+	"contextfile":  {"context.file AGENTS.md"},
+	"notify":       {"notify.command true"},
+	"subagentgate": {"subagentgate.types worker", "subagentgate.check true"},
 }
 
-type sample struct {
-	wall time.Duration
+// variant is one program answering the payload.
+type variant struct {
+	name   string
+	argv   []string
+	dir    string
+	stride int // run at every stride-th call of a round (0 or 1: every call)
 }
 
 func main() {
@@ -62,6 +88,8 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+type bins struct{ hook, floor, floorsh, mage string }
 
 func run() error {
 	root, err := os.Getwd()
@@ -74,101 +102,179 @@ func run() error {
 	}
 	defer os.RemoveAll(work)
 
-	bin := filepath.Join(work, "magehook")
-	fmt.Fprintln(os.Stderr, "building the hook binary and the floor ...")
-	if err := buildinfo.Build(context.Background(), root, bin, os.Stderr); err != nil {
+	b, err := build(root, work)
+	if err != nil {
 		return err
-	}
-	floor := filepath.Join(work, "floor")
-	floorsh := filepath.Join(work, "floorsh")
-	for out, pkg := range map[string]string{floor: "./internal/bench/floor", floorsh: "./internal/bench/floorsh"} {
-		if msg, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", out, pkg).CombinedOutput(); err != nil {
-			return fmt.Errorf("build %s: %v\n%s", pkg, err, msg)
-		}
 	}
 	ref := filepath.Join(work, "reference.sh")
 	if err := os.WriteFile(ref, []byte(reference), 0o755); err != nil {
 		return err
 	}
-
-	checkout := filepath.Join(work, "checkout")
-	for _, args := range [][]string{{"init", "-q", "-b", "main", checkout}, {"-C", checkout, "commit", "-q", "--allow-empty", "-m", "init"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=bench", "-c", "user.email=bench@localhost"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(checkout, ".toolingrc"), []byte("hook.enable branchguard\n"), 0o644); err != nil {
+	one, err := checkout(filepath.Join(work, "one"), []string{"hook.enable branchguard"})
+	if err != nil {
 		return err
 	}
-	small := prePayload(checkout, 1536)
-	big := postPayload(checkout, 5<<20)
-
-	variants := []variant{
-		{"magehook", []string{bin}},
-		{"floor (Go, decode only)", []string{floor}},
-		{"floor + mvdan.cc/sh/v3/syntax", []string{floorsh}},
-		{"bash+jq reference", []string{"bash", ref}},
+	var cat []string
+	for _, h := range hooks.All() {
+		cat = append(cat, "hook.enable "+h.Name)
+		cat = append(cat, minimal[h.Name]...)
 	}
+	all, err := checkout(filepath.Join(work, "all"), cat)
+	if err != nil {
+		return err
+	}
+
 	hasJQ := true
 	if _, err := exec.LookPath("jq"); err != nil {
-		fmt.Fprintln(os.Stderr, "jq is not installed: the bash+jq reference is skipped")
-		variants = variants[:3]
+		fmt.Fprintln(os.Stderr, "jq is not installed (apt-get install -y jq): the bash+jq reference is skipped")
 		hasJQ = false
 	}
-	fmt.Printf("# magehook bench, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Printf("Machine: %s, %d CPUs, %s, %s/%s\n\n", cpuModel(), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	ok := true
-	for _, p := range []struct {
-		name, target string
-		data         []byte
-	}{
-		{fmt.Sprintf("PreToolUse Bash, %d bytes, branchguard enabled", len(small)), "hook:preToolUse", small},
-		{fmt.Sprintf("PostToolUse Bash, %d bytes", len(big)), "hook:postToolUse", big},
-	} {
-		res := measure(variants, p.target, p.data, checkout)
-		rss := peakRSS(variants, p.target, p.data, checkout)
-		fmt.Printf("## %s\n\n| variant | median | min–max | p90 | × floor | peak RSS |\n|---|---|---|---|---|---|\n", p.name)
-		floorMed := median(res[1])
-		for i, v := range variants {
-			med := median(res[i])
-			lo, hi, p90 := spread(res[i])
-			fmt.Printf("| %s | %s | %s–%s | %s | %.2f | %s |\n", v.name, ms(med), ms(lo), ms(hi), ms(p90),
-				float64(med)/float64(floorMed), kb(rss[i]))
+	small := func(hookArgs ...string) []variant {
+		vs := []variant{
+			{name: "floor (Go, decode only)", argv: []string{b.floor}, dir: one},
+			{name: "floor + mvdan.cc/sh/v3/syntax", argv: []string{b.floorsh}, dir: one},
+			{name: "floor as a Mage binary", argv: []string{b.mage, "hook:preToolUse"}, dir: one},
+			{name: "magehook through Mage's main (-v=false)", argv: append([]string{b.hook, "-v=false"}, hookArgs...), dir: one},
+			{name: "magehook, branchguard", argv: append([]string{b.hook}, hookArgs...), dir: one},
+			{name: "magehook, whole catalogue", argv: append([]string{b.hook}, hookArgs...), dir: all},
 		}
-		fmt.Println()
-		mh := median(res[0])
-		ratio := float64(mh) / float64(floorMed)
-		fmt.Printf("- magehook / floor: %.2f (target ≤ 1.30): %s\n", ratio, verdict(ratio <= 1.30, &ok))
-		fmt.Printf("- magehook / (floor + syntax): %.2f\n", float64(mh)/float64(median(res[2])))
 		if hasJQ {
-			speed := float64(median(res[3])) / float64(mh)
-			fmt.Printf("- bash+jq / magehook: %.1f× (target ≥ 5×): %s\n", speed, verdict(speed >= 5, &ok))
+			vs = append(vs, variant{name: "bash+jq reference", argv: []string{"bash", ref}, dir: one, stride: max(*calls/2, 1)})
 		}
-		if len(p.data) > 1<<20 && rss[0] > 0 {
-			r := float64(rss[0]*1024) / float64(len(p.data))
-			fmt.Printf("- magehook peak RSS / payload: %.2f (target ≤ 4): %s\n", r, verdict(r <= 4, &ok))
-		}
-		fmt.Println()
+		return vs
 	}
-	fmt.Println("## Start-up cost by package (GODEBUG=inittrace=1, mean of 20 runs)")
-	fmt.Println()
-	inits(bin, small, checkout)
-	if !ok {
-		fmt.Println("Some targets were missed.")
+	big := []variant{
+		{name: "floor (Go, decode only)", argv: []string{b.floor}, dir: one},
+		{name: "magehook, branchguard", argv: []string{b.hook, "hook:postToolUse"}, dir: one},
+		{name: "magehook, whole catalogue", argv: []string{b.hook, "hook:postToolUse"}, dir: all},
+	}
+	if hasJQ {
+		big = append(big, variant{name: "bash+jq reference", argv: []string{"bash", ref}, dir: one})
+	}
+
+	fmt.Printf("# magehook bench, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Printf("Machine: %s, %d CPUs, load %s, %s, %s/%s. %d interleaved rounds; CPU is user + system time per call, the least over rounds; the range is the per-round ratio to the floor.\n\n",
+		cpuModel(), runtime.NumCPU(), loadavg(), runtime.Version(), runtime.GOOS, runtime.GOARCH, *rounds)
+	fmt.Printf("Whole catalogue: %s.\n\n", strings.Join(names(), ", "))
+
+	cases := []struct {
+		title string
+		vs    []variant
+		data  func(dir string) []byte
+		calls int
+		deny  bool
+	}{
+		{"PreToolUse Bash, 1.5 KB, allowed", small("hook:preToolUse"), func(dir string) []byte {
+			return prePayload(dir, "go test ./... 2>&1 | tail -n 40 && git status --short", 1536)
+		}, *calls, false},
+		{"PreToolUse Bash, 1.5 KB, denied (git commit on main)", small("hook:preToolUse"), func(dir string) []byte {
+			return prePayload(dir, "git add -A && git commit -m wip", 1536)
+		}, *calls, true},
+		{"PostToolUse Bash, 5 MB", big, func(dir string) []byte { return postPayload(dir, 5<<20) }, 2, false},
+	}
+	for _, c := range cases {
+		payloads := map[string][]byte{}
+		for _, v := range c.vs {
+			if payloads[v.dir] == nil {
+				payloads[v.dir] = c.data(v.dir)
+			}
+		}
+		if err := check(c.vs, payloads, c.deny); err != nil {
+			return fmt.Errorf("%s: %v", c.title, err)
+		}
+		fmt.Printf("## %s (%d bytes)\n\n", c.title, len(payloads[one]))
+		cpu, wall := measure(c.vs, payloads, c.calls)
+		mem := gnuTime(c.vs, payloads)
+		var sys []map[string]float64
+		var ins []int64
+		if !*quick && c.calls > 2 {
+			sys = straceCounts(c.vs, payloads)
+			ins = instructions(c.vs, payloads)
+		}
+		table(c.vs, cpu, wall, mem, sys, ins)
+	}
+	if !*quick {
+		packages(root, b)
+		inits(b.hook, one)
 	}
 	return nil
 }
 
-func prePayload(cwd string, size int) []byte {
+func names() []string {
+	var out []string
+	for _, h := range hooks.All() {
+		out = append(out, h.Name)
+	}
+	return out
+}
+
+func build(root, work string) (bins, error) {
+	b := bins{hook: filepath.Join(work, "magehook"), floor: filepath.Join(work, "floor"),
+		floorsh: filepath.Join(work, "floorsh"), mage: filepath.Join(work, "trivialmage")}
+	fmt.Fprintln(os.Stderr, "building the hook binary, the floors and the floor as a Mage binary ...")
+	if err := buildinfo.Build(context.Background(), root, b.hook, os.Stderr); err != nil {
+		return b, err
+	}
+	for out, pkg := range map[string]string{b.floor: "./internal/bench/floor", b.floorsh: "./internal/bench/floorsh"} {
+		if msg, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", out, pkg).CombinedOutput(); err != nil {
+			return b, fmt.Errorf("build %s: %v\n%s", pkg, err, msg)
+		}
+	}
+	cmd := exec.Command("go", "tool", "mage", "-d", filepath.Join("internal", "bench", "trivialmage", "magefiles"),
+		"-compile", b.mage, "-ldflags", "-s -w")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return b, fmt.Errorf("build the floor as a Mage binary: %v\n%s", err, msg)
+	}
+	return b, nil
+}
+
+// checkout makes a git repository on main with one commit and the given
+// .toolingrc lines.
+func checkout(dir string, rc []string) (string, error) {
+	for _, args := range [][]string{{"init", "-q", "-b", "main", dir}, {"-C", dir, "commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=bench", "-c", "user.email=bench@localhost"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir, os.WriteFile(filepath.Join(dir, ".toolingrc"), []byte(strings.Join(rc, "\n")+"\n"), 0o644)
+}
+
+// check runs every variant once and makes sure it answers as expected: a
+// benchmark of a hook that fails says nothing.
+func check(vs []variant, payloads map[string][]byte, deny bool) error {
+	for _, v := range vs {
+		cmd := exec.Command(v.argv[0], v.argv[1:]...)
+		cmd.Dir = v.dir
+		cmd.Stdin = bytes.NewReader(payloads[v.dir])
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			return fmt.Errorf("%s: %v: %s", v.name, err, stderr.String())
+		}
+		if strings.HasPrefix(v.name, "magehook") || strings.HasPrefix(v.name, "bash") {
+			var answer struct {
+				HookSpecificOutput struct{ PermissionDecision string } `json:"hookSpecificOutput"`
+			}
+			json.Unmarshal(stdout.Bytes(), &answer)
+			if got := answer.HookSpecificOutput.PermissionDecision == "deny"; got != deny {
+				return fmt.Errorf("%s: denied %v, want %v: %s", v.name, got, deny, stdout.String())
+			}
+		}
+	}
+	return nil
+}
+
+func prePayload(cwd, command string, size int) []byte {
 	p := map[string]any{
 		"session_id": "bench-session", "transcript_path": "/home/user/.claude/projects/bench/bench-session.jsonl",
 		"cwd": cwd, "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
 		"tool_use_id": "toolu_bench", "prompt_id": "550e8400-e29b-41d4-a716-446655440000",
-		"tool_input": map[string]any{"command": "go test ./... 2>&1 | tail -n 40 && git status --short", "timeout": 120000},
+		"tool_input": map[string]any{"command": command, "timeout": 120000},
 	}
 	data, _ := json.Marshal(p)
-	p["tool_input"].(map[string]any)["description"] = strings.Repeat("Run the tests and show the status. ", (size-len(data))/35+1)[:size-len(data)-len(`,"description":""`)]
+	pad := size - len(data) - len(`,"description":""`)
+	p["tool_input"].(map[string]any)["description"] = strings.Repeat("Run the tests and show the status. ", pad/35+1)[:pad]
 	data, _ = json.Marshal(p)
 	return data
 }
@@ -187,90 +293,264 @@ func postPayload(cwd string, size int) []byte {
 	return data
 }
 
-func measure(variants []variant, target string, payload []byte, dir string) [][]sample {
-	res := make([][]sample, len(variants))
-	order := make([]int, len(variants))
+// measure returns, per variant and round, the mean CPU and wall time per
+// call.
+func measure(vs []variant, payloads map[string][]byte, calls int) (cpu, wall [][]time.Duration) {
+	cpu = make([][]time.Duration, len(vs))
+	wall = make([][]time.Duration, len(vs))
+	order := make([]int, len(vs))
 	for i := range order {
 		order[i] = i
 	}
 	for r := 0; r < *rounds; r++ {
-		// A new order each round: the run after bash+jq pays for its
-		// cache and scheduler wake-up, and must not always be the same.
-		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, i := range order {
-			v := variants[i]
-			argv := v.argv
-			if v.name == "magehook" {
-				argv = append(argv, target)
+		sumCPU := make([]time.Duration, len(vs))
+		sumWall := make([]time.Duration, len(vs))
+		n := make([]int, len(vs))
+		for k := 0; k < calls; k++ {
+			// A new order each call: the run after bash+jq pays for its
+			// cache and scheduler wake-up, and must not always be the same.
+			rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, i := range order {
+				if vs[i].stride > 1 && k%vs[i].stride != 0 {
+					continue
+				}
+				c, w := once(vs[i], payloads[vs[i].dir])
+				sumCPU[i] += c
+				sumWall[i] += w
+				n[i]++
 			}
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Dir = dir
-			cmd.Stdin = bytes.NewReader(payload)
-			start := time.Now()
-			cmd.Run()
-			res[i] = append(res[i], sample{wall: time.Since(start)})
+		}
+		for i := range vs {
+			cpu[i] = append(cpu[i], sumCPU[i]/time.Duration(n[i]))
+			wall[i] = append(wall[i], sumWall[i]/time.Duration(n[i]))
 		}
 	}
-	return res
+	return cpu, wall
 }
 
-func median(s []sample) time.Duration {
-	d := durations(s)
-	return d[len(d)/2]
-}
-
-func spread(s []sample) (lo, hi, p90 time.Duration) {
-	d := durations(s)
-	return d[0], d[len(d)-1], d[len(d)*9/10]
-}
-
-func durations(s []sample) []time.Duration {
-	d := make([]time.Duration, len(s))
-	for i, x := range s {
-		d[i] = x.wall
+func once(v variant, payload []byte) (cpu, wall time.Duration) {
+	cmd := exec.Command(v.argv[0], v.argv[1:]...)
+	cmd.Dir = v.dir
+	cmd.Stdin = bytes.NewReader(payload)
+	start := time.Now()
+	cmd.Run()
+	wall = time.Since(start)
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d
+	return cpu, wall
 }
 
-// peakRSS measures each variant's peak resident memory, in KB, under GNU
-// time (a small C program): a Go parent's own rusage would count the
-// memory the child shared with it before exec. 0 when time is missing.
-func peakRSS(variants []variant, target string, payload []byte, dir string) []int64 {
-	out := make([]int64, len(variants))
+// memory is what GNU time reports for one call: peak RSS in KB and minor
+// page faults, the median of five calls.
+type memory struct{ rss, faults int64 }
+
+func gnuTime(vs []variant, payloads map[string][]byte) []memory {
+	out := make([]memory, len(vs))
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		fmt.Fprintln(os.Stderr, "GNU time is not installed (apt-get install -y time): no RSS or page faults")
 		return out
 	}
-	for i, v := range variants {
-		argv := v.argv
-		if v.name == "magehook" {
-			argv = append(argv, target)
-		}
+	for i, v := range vs {
+		var rss, faults []int64
 		for r := 0; r < 5; r++ {
-			cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M"}, argv...)...)
-			cmd.Dir = dir
-			cmd.Stdin = bytes.NewReader(payload)
+			cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M %R"}, v.argv...)...)
+			cmd.Dir = v.dir
+			cmd.Stdin = bytes.NewReader(payloads[v.dir])
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			cmd.Run()
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			if k, err := strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); err == nil {
-				out[i] = max(out[i], k)
+			f := strings.Fields(lines[len(lines)-1])
+			if len(f) == 2 {
+				m, _ := strconv.ParseInt(f[0], 10, 64)
+				p, _ := strconv.ParseInt(f[1], 10, 64)
+				rss, faults = append(rss, m), append(faults, p)
+			}
+		}
+		out[i] = memory{medianInt(rss), medianInt(faults)}
+	}
+	return out
+}
+
+// straceCounts counts each variant's syscalls under strace -f -c, the
+// median over five calls of each.
+func straceCounts(vs []variant, payloads map[string][]byte) []map[string]float64 {
+	if _, err := exec.LookPath("strace"); err != nil {
+		fmt.Fprintln(os.Stderr, "strace is not installed (apt-get install -y strace): no syscall counts")
+		return nil
+	}
+	out := make([]map[string]float64, len(vs))
+	for i, v := range vs {
+		runs := map[string][]int64{}
+		for r := 0; r < 5; r++ {
+			f, err := os.CreateTemp("", "strace-")
+			if err != nil {
+				return nil
+			}
+			f.Close()
+			cmd := exec.Command("strace", append([]string{"-f", "-c", "-o", f.Name()}, v.argv...)...)
+			cmd.Dir = v.dir
+			cmd.Stdin = bytes.NewReader(payloads[v.dir])
+			cmd.Run()
+			data, _ := os.ReadFile(f.Name())
+			os.Remove(f.Name())
+			counts := map[string]int64{}
+			for _, line := range strings.Split(string(data), "\n") {
+				fs := strings.Fields(line)
+				if len(fs) < 5 || fs[0] == "%" {
+					continue
+				}
+				name := fs[len(fs)-1]
+				n, err := strconv.ParseInt(fs[3], 10, 64)
+				if err != nil {
+					continue
+				}
+				if name == "total" {
+					counts["total"] = n
+					continue
+				}
+				if name == "clone3" {
+					name = "clone"
+				}
+				counts[name] += n
+			}
+			// Threads apart from child processes (a clone each too).
+			cmd = exec.Command("strace", append([]string{"-f", "-qq", "-e", "trace=clone,clone3", "-o", f.Name()}, v.argv...)...)
+			cmd.Dir = v.dir
+			cmd.Stdin = bytes.NewReader(payloads[v.dir])
+			cmd.Run()
+			data, _ = os.ReadFile(f.Name())
+			os.Remove(f.Name())
+			counts["threads"] = int64(strings.Count(string(data), "CLONE_THREAD"))
+			for _, k := range []string{"total", "threads", "futex", "nanosleep"} {
+				runs[k] = append(runs[k], counts[k])
+			}
+		}
+		out[i] = map[string]float64{}
+		for k, v := range runs {
+			out[i][k] = float64(medianInt(v))
+		}
+	}
+	return out
+}
+
+// instructions counts each variant's instructions under callgrind (the
+// least of three calls; asynchronous preemption off, since callgrind
+// cannot follow its signals). 0 when valgrind is missing or fails.
+func instructions(vs []variant, payloads map[string][]byte) []int64 {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		fmt.Fprintln(os.Stderr, "valgrind is not installed (apt-get install -y valgrind): no instruction counts")
+		return nil
+	}
+	out := make([]int64, len(vs))
+	for i, v := range vs {
+		if v.argv[0] == "bash" {
+			continue
+		}
+		for r := 0; r < 3; r++ {
+			dir, err := os.MkdirTemp("", "callgrind-")
+			if err != nil {
+				return nil
+			}
+			cmd := exec.Command("valgrind", append([]string{"--tool=callgrind", "--log-file=" + filepath.Join(dir, "log"),
+				"--callgrind-out-file=" + filepath.Join(dir, "out")}, v.argv...)...)
+			cmd.Dir = v.dir
+			cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
+			cmd.Stdin = bytes.NewReader(payloads[v.dir])
+			cmd.Run()
+			data, _ := os.ReadFile(filepath.Join(dir, "log"))
+			os.RemoveAll(dir)
+			for _, line := range strings.Split(string(data), "\n") {
+				if _, rest, ok := strings.Cut(line, "Collected : "); ok {
+					if n, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64); err == nil && (out[i] == 0 || n < out[i]) {
+						out[i] = n
+					}
+				}
 			}
 		}
 	}
 	return out
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/1e6) }
-func kb(k int64) string         { return fmt.Sprintf("%.1f MB", float64(k)/1024) }
-
-func verdict(pass bool, ok *bool) string {
-	if pass {
-		return "met"
+func table(vs []variant, cpu, wall [][]time.Duration, mem []memory, sys []map[string]float64, ins []int64) {
+	fmt.Println("| variant | CPU/call | × floor (range) | wall/call | peak RSS | page faults | syscalls | threads started | futex | nanosleep | instructions |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	floorCPU := least(cpu[0])
+	for i, v := range vs {
+		lo, hi := ratioRange(cpu[i], cpu[0])
+		row := []string{v.name, ms(least(cpu[i])), fmt.Sprintf("%.2f (%.2f–%.2f)", float64(least(cpu[i]))/float64(floorCPU), lo, hi),
+			ms(least(wall[i])), mb(mem[i].rss), num(mem[i].faults)}
+		if sys != nil {
+			row = append(row, num(int64(sys[i]["total"])), num(int64(sys[i]["threads"])), num(int64(sys[i]["futex"])), num(int64(sys[i]["nanosleep"])))
+		} else {
+			row = append(row, "–", "–", "–", "–")
+		}
+		if ins != nil && ins[i] > 0 {
+			row = append(row, fmt.Sprintf("%d k", ins[i]/1000))
+		} else {
+			row = append(row, "–")
+		}
+		fmt.Println("| " + strings.Join(row, " | ") + " |")
 	}
-	*ok = false
-	return "MISSED"
+	fmt.Println()
+}
+
+func least(d []time.Duration) time.Duration {
+	m := d[0]
+	for _, x := range d {
+		m = min(m, x)
+	}
+	return m
+}
+
+// ratioRange is the least and the largest per-round ratio of a to b.
+func ratioRange(a, b []time.Duration) (lo, hi float64) {
+	for r := range a {
+		x := float64(a[r]) / float64(b[r])
+		if r == 0 || x < lo {
+			lo = x
+		}
+		if r == 0 || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi
+}
+
+func medianInt(v []int64) int64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]int64(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
+func mb(k int64) string {
+	if k == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f MB", float64(k)/1024)
+}
+func num(n int64) string {
+	if n == 0 {
+		return "–"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func cpuModel() string {
@@ -287,14 +567,36 @@ func cpuModel() string {
 	return "unknown CPU"
 }
 
+// packages prints the hook binary's packages (those of the magefiles, as
+// go list -deps sees them) and the sizes of the binaries.
+func packages(root string, b bins) {
+	out, err := exec.Command("go", "list", "-tags", "mage", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./magefiles").Output()
+	if err != nil {
+		return
+	}
+	std, _ := exec.Command("go", "list", "-tags", "mage", "-deps", "-f", "{{if .Standard}}{{.ImportPath}}{{end}}", "./magefiles").Output()
+	own := strings.Fields(string(out))
+	fmt.Println("## The hook binary")
+	fmt.Println()
+	fmt.Printf("Packages: %d of the standard library, %d others:\n%s.\n\n", len(strings.Fields(string(std))), len(own), strings.Join(own, ", "))
+	fmt.Println("| binary | size |")
+	fmt.Println("|---|---|")
+	for _, x := range []struct{ name, path string }{{"magehook", b.hook}, {"floor", b.floor}, {"floor + syntax", b.floorsh}, {"floor as a Mage binary", b.mage}} {
+		if fi, err := os.Stat(x.path); err == nil {
+			fmt.Printf("| %s | %.1f MB |\n", x.name, float64(fi.Size())/(1<<20))
+		}
+	}
+	fmt.Println()
+}
+
 // inits prints the packages whose init work costs the most at start-up.
-func inits(bin string, payload []byte, dir string) {
+// hook:version: a hook:<event> call answers inside the last init.
+func inits(bin, dir string) {
 	total := map[string]float64{}
 	const runs = 20
 	for i := 0; i < runs; i++ {
-		cmd := exec.Command(bin, "hook:preToolUse")
+		cmd := exec.Command(bin, "hook:version")
 		cmd.Dir = dir
-		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -318,7 +620,9 @@ func inits(bin string, payload []byte, dir string) {
 		sum += v / runs
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].ms > list[j].ms })
-	fmt.Printf("All package inits: %.3f ms.\n\n| package | init (ms) |\n|---|---|\n", sum)
+	fmt.Println("## Start-up cost by package (GODEBUG=inittrace=1, hook:version, mean of 20 calls)")
+	fmt.Println()
+	fmt.Printf("%d packages run init work, %.3f ms in all.\n\n| package | init (ms) |\n|---|---|\n", len(list), sum)
 	for i := 0; i < len(list) && i < 8; i++ {
 		fmt.Printf("| %s | %.3f |\n", list[i].pkg, list[i].ms)
 	}

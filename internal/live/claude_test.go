@@ -85,10 +85,13 @@ func (c *Consumer) installClaude(t *testing.T) {
 
 // checkClaudeHooks fails the test on any hook error in the debug log and
 // returns the magehook runs.
-func checkClaudeHooks(t *testing.T, s claudeSession, allowed map[string]int) []hookRun {
+func checkClaudeHooks(t *testing.T, s claudeSession, cutOff ...string) []hookRun {
 	t.Helper()
-	if errs := hookErrors(s.Debug, allowed); len(errs) > 0 {
-		t.Errorf("Claude Code reported hook errors:\n%s", strings.Join(errs, "\n"))
+	if errs := hookErrors(s.Debug, cutOff...); len(errs) > 0 {
+		keep, _ := os.CreateTemp("", "magehook-live-claude-*.log")
+		keep.WriteString(s.Debug)
+		keep.Close()
+		t.Errorf("Claude Code reported hook errors (debug log kept in %s):\n%s", keep.Name(), strings.Join(errs, "\n"))
 	}
 	return hookRuns(s.Debug, "bin/magehook")
 }
@@ -147,10 +150,11 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 			if s.Err != nil {
 				t.Fatalf("claude: %v\n%s", s.Err, s.Stdout)
 			}
-			runs := checkClaudeHooks(t, s, nil)
+			runs := checkClaudeHooks(t, s)
 			if len(runs) == 0 {
 				t.Fatalf("magehook never ran\n%s", s.Debug)
 			}
+			capture(t, cl, c, "guard-"+strings.ReplaceAll(where, " ", "-"), c.Records(t), runs)
 			if !srv.Reached("Current date and time: ") {
 				t.Error("sessionclock's context did not reach the model")
 			}
@@ -220,7 +224,7 @@ func TestClaudeHookCheckCatchesABrokenAnswer(t *testing.T) {
 	}
 	defer srv.Close()
 	s := c.claude(t, cl, srv, c.Dir, "list the files")
-	errs := strings.Join(hookErrors(s.Debug, nil), "\n")
+	errs := strings.Join(hookErrors(s.Debug), "\n")
 	for _, want := range []string{"PreToolUse:Bash: Hook JSON output validation failed", "SessionStart:startup: Hook output starts with { but is not a JSON object"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("the check missed %q; it found:\n%s", want, errs)
@@ -245,7 +249,7 @@ func TestClaudeStopguardBlocksOnce(t *testing.T) {
 	if s.Err != nil {
 		t.Fatalf("claude: %v\n%s", s.Err, s.Stdout)
 	}
-	checkClaudeHooks(t, s, nil)
+	capture(t, cl, c, "stopguard", c.Records(t), checkClaudeHooks(t, s))
 	if !srv.Reached("tests failed: TestLive") {
 		t.Errorf("the completion check's output did not reach the model\n%s", srv.Dump())
 	}
@@ -280,7 +284,7 @@ func TestClaudeFreshCloneKeepsTheGates(t *testing.T) {
 	}
 	defer srv.Close()
 	s := c.claude(t, cl, srv, clone, "do the work")
-	checkClaudeHooks(t, s, nil)
+	checkClaudeHooks(t, s)
 	if after := c.head(t, clone, "HEAD"); after != before {
 		t.Errorf("main moved in a fresh clone: %s -> %s", before, after)
 	}
@@ -307,7 +311,7 @@ func TestClaudeMisspeltToolingrcClosesTheGates(t *testing.T) {
 	}
 	defer srv.Close()
 	s := c.claude(t, cl, srv, c.Dir, "commit the change")
-	checkClaudeHooks(t, s, nil)
+	checkClaudeHooks(t, s)
 	if after := c.head(t, c.Dir, "HEAD"); after != before {
 		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s", before, after)
 	}

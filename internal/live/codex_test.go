@@ -187,7 +187,7 @@ func TestCodexGuardsMain(t *testing.T) {
 			t.Logf("%s %s", r.Event, r.Raw)
 		}
 	}
-	capture(t, c, "codex", records, map[string]func(Record) bool{
+	captureHarness(t, c, "codex", records, map[string]func(Record) bool{
 		"PreToolUse-bash":        tool("PreToolUse", "Bash"),
 		"PreToolUse-apply_patch": tool("PreToolUse", "apply_patch"),
 		"PostToolUse-apply_patch": func(r Record) bool {
@@ -204,12 +204,12 @@ func TestCodexGuardsMain(t *testing.T) {
 	})
 }
 
-// capture writes recorded payloads as the harness fixtures of
+// captureHarness writes recorded payloads as the harness fixtures of
 // testdata/harness/<harness>/ when MAGEHOOK_LIVE_CAPTURE is set: each
 // fixture is the first record for which its pick returns true, with the
 // test's directories replaced by /home/user/my-project and /home/user.
 // testdata/harness/README.md names the client, version and scenario.
-func capture(t *testing.T, c *Consumer, harness string, records []Record, picks map[string]func(Record) bool, dirs ...string) {
+func captureHarness(t *testing.T, c *Consumer, harness string, records []Record, picks map[string]func(Record) bool, dirs ...string) {
 	t.Helper()
 	if os.Getenv("MAGEHOOK_LIVE_CAPTURE") == "" {
 		return

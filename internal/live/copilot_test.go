@@ -116,7 +116,7 @@ func TestCopilotGuardsMain(t *testing.T) {
 			t.Logf("%s %s env=%v", r.Event, r.Raw, r.Env)
 		}
 	}
-	capture(t, c, "copilot", records, map[string]func(Record) bool{
+	captureHarness(t, c, "copilot", records, map[string]func(Record) bool{
 		"PreToolUse-bash":   tool("PreToolUse", "Bash"),
 		"PreToolUse-edit":   tool("PreToolUse", "Edit"),
 		"PreToolUse-create": tool("PreToolUse", "Write"),

@@ -128,7 +128,7 @@ func TestGeminiGuardsMainInAnOddDirectory(t *testing.T) {
 			}
 		}
 	}
-	capture(t, c, "gemini", records, map[string]func(Record) bool{
+	captureHarness(t, c, "gemini", records, map[string]func(Record) bool{
 		"BeforeTool-shell":      tool("BeforeTool", "run_shell_command"),
 		"BeforeTool-replace":    tool("BeforeTool", "replace"),
 		"BeforeTool-write_file": tool("BeforeTool", "write_file"),

@@ -203,6 +203,12 @@ func (c *Consumer) Records(t *testing.T) []Record {
 	var out []Record
 	for _, n := range names {
 		raw := []byte(read(t, filepath.Join(c.Record, n)))
+		if len(bytes.TrimSpace(raw)) == 0 {
+			// A hook the client does not wait for (StopFailure as the
+			// process exits) can be cut off before it reads its stdin.
+			t.Logf("recorded %s is empty: the client did not wait for the hook", n)
+			continue
+		}
 		r := Record{Event: strings.SplitN(n, "-", 2)[1], Raw: raw, Env: map[string]string{}}
 		r.Event = r.Event[:strings.LastIndexByte(r.Event, '.')]
 		if err := json.Unmarshal(raw, &r.Payload); err != nil {

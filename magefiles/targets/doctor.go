@@ -15,8 +15,13 @@ import (
 // Actions problems are also printed as ::error annotations. In a checkout
 // with magefiles it also measures the hook binary's start-up cost against a
 // bare Go program (hook.startbudget, default 2x); -startup=false skips that.
-func Doctor(ctx context.Context, json *bool, startup *bool) {
-	r := doctor.Run(ctx, doctor.Options{Start: startDir(), Handlers: handlers(), SkipStartup: startup != nil && !*startup})
+// The report includes the library clone and whether git ignores what
+// magehook writes; -fix skips the pending commit of a library clone
+// stopped in a rebase when it only adds a session page with no
+// observation.
+func Doctor(ctx context.Context, json *bool, startup *bool, fix *bool) {
+	r := doctor.Run(ctx, doctor.Options{Start: startDir(), Handlers: handlers(), SkipStartup: startup != nil && !*startup,
+		Fix: fix != nil && *fix, FixLog: os.Stderr})
 	if json != nil && *json {
 		if err := doctor.WriteJSON(os.Stdout, r); err != nil {
 			fail(hook.ExitFail, err)

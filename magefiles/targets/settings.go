@@ -24,7 +24,9 @@ import (
 // copilot, cursor, gemini, opencode or all; -dryrun prints the diff and
 // writes nothing; -githook also installs the git commit-msg hook
 // (hooks/commitmsg) into the hooks directory git uses, chaining into an
-// existing one.
+// existing one. The checkout's .gitignore gets a line for each of the
+// binary, the state directory, the library clone and the worktree base
+// that git does not ignore yet (shown in -dryrun).
 func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
 	ins := installers(scope, dryrun, harness)
 	cfg := ins[0].Config
@@ -81,6 +83,7 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 			fmt.Fprintf(os.Stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
 		}
 	}
+	ensureIgnored(ctx, cfg, ins[0].DryRun)
 	if !ins[0].DryRun {
 		defer fmt.Fprintln(os.Stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
 	}

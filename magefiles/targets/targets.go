@@ -68,17 +68,18 @@ func hookSet(local bool) hook.Set {
 // List prints the hook catalogue: name, events, matcher, failure policy,
 // whether this checkout enables it, and its purpose.
 func (Hook) List() {
+	hs := checkedHandlers()
 	var enabled map[string]bool
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
 		warnUnknown(cfg)
-		if v, err := cfg.Get(toolingrc.KeyHookEnable); err == nil {
+		if on, err := hook.Enabled(cfg, hs); err == nil {
 			enabled = map[string]bool{}
-			for _, name := range v.Values {
-				enabled[name] = true
+			for _, h := range on {
+				enabled[h.Name] = true
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, checkedHandlers(), enabled); err != nil {
+	if err := hook.List(os.Stdout, hs, enabled); err != nil {
 		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
 		os.Exit(hook.ExitFail)
 	}

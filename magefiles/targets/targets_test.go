@@ -60,6 +60,7 @@ func TestHookBinaryStaysLight(t *testing.T) {
 			t.Errorf("the hook binary links %s; keep it out of magefiles/ and everything they import", pkg)
 		}
 	}
+	t.Run("no goroutine, timer or signal on a tool call", noGoroutineTimerOrSignal)
 }
 
 // TestNoInitWorkOnTheHookPath keeps package-level work that runs at every
@@ -129,5 +130,88 @@ func TestEveryPackageHasADoc(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// offHotPath are the files of the hook binary's own packages that may
+// start goroutines, timers or signal handlers, and why none of it runs on
+// a tool call: Mage's main used to start a goroutine and a SIGINT watcher
+// for every call, which cost threads, futex wake-ups and about a tenth of
+// the call (docs/performance.md); the early answer removed that, and this
+// keeps magehook's own code from bringing it back. A deadline on the hot
+// path is checked cooperatively (time.Now against a limit), never with a
+// timer or a context that has one. TestDispatchStartsNoGoroutine checks
+// the tool events at run time.
+var offHotPath = map[string]string{
+	"pkg/proc/proc_unix.go":              "child processes: stopguard's check on Stop, git in the lifecycle",
+	"pkg/worktree/create.go":             "WorktreeCreate and worktree:create, which keep Mage's SIGINT handling",
+	"hooks/stopguard/stopguard.go":       "Stop and SubagentStop: the completion check's time limit",
+	"hooks/subagentgate/subagentgate.go": "SubagentStop: the checks' time budget",
+	"pkg/buildinfo/lock_unix.go":         "the build lock: hook:build, hook:install and cmd/ensure (its own process), never a tool call",
+	"pkg/doctor/codextrust.go":           "the doctor asking codex app-server for hook trust",
+	"pkg/worktree/remove.go":             "worktree:remove and WorktreeRemove, which keep Mage's SIGINT handling",
+}
+
+// noGoroutineTimerOrSignal lists every go statement and every call that
+// starts a timer or a signal handler in the packages the hook binary links
+// from this module, and fails on one outside offHotPath.
+func noGoroutineTimerOrSignal(t *testing.T) {
+	out, err := exec.Command("go", "list", "-tags", "mage", "-deps", "-f", "{{.Dir}}", "../../magefiles").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[string]bool{
+		"time.After": true, "time.AfterFunc": true, "time.NewTimer": true, "time.NewTicker": true, "time.Tick": true,
+		"context.WithTimeout": true, "context.WithDeadline": true, "context.WithTimeoutCause": true, "context.WithDeadlineCause": true,
+		"signal.Notify": true, "signal.NotifyContext": true,
+	}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, dir := range strings.Fields(string(out)) {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || strings.HasPrefix(rel, "..") || rel == "magefiles" {
+			continue // not this module's, or the magefile's own targets
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.ToSlash(filepath.Join(rel, filepath.Base(file)))
+			ast.Inspect(f, func(n ast.Node) bool {
+				var what string
+				switch x := n.(type) {
+				case *ast.GoStmt:
+					what = "a go statement"
+				case *ast.CallExpr:
+					if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
+						if pkg, ok := sel.X.(*ast.Ident); ok && starts[pkg.Name+"."+sel.Sel.Name] {
+							what = pkg.Name + "." + sel.Sel.Name
+						}
+					}
+				}
+				if what == "" {
+					return true
+				}
+				seen[name] = true
+				if _, ok := offHotPath[name]; !ok {
+					t.Errorf("%s: %s in the hook binary; a tool call must not start goroutines, timers or signal handlers (add the file to offHotPath only if no tool event reaches it)", fset.Position(n.Pos()), what)
+				}
+				return true
+			})
+		}
+	}
+	for name := range offHotPath {
+		if !seen[name] {
+			t.Errorf("offHotPath lists %s, which starts nothing any more: remove it", name)
+		}
 	}
 }

@@ -49,6 +49,23 @@ func New(start time.Time, now func() time.Time) *Budget {
 	return &Budget{Deadline: start.Add(DefaultDeadline), Now: now, MaxInput: DefaultMaxInput}
 }
 
+// Until returns the deadline, zero for none (a nil budget included): for
+// an analysis that takes its deadline as a plain time (gitcmd.Options).
+func (b *Budget) Until() time.Time {
+	if b == nil {
+		return time.Time{}
+	}
+	return b.Deadline
+}
+
+// Limit returns MaxInput, 0 for none (a nil budget included).
+func (b *Budget) Limit() int {
+	if b == nil {
+		return 0
+	}
+	return b.MaxInput
+}
+
 // Check returns an error wrapping ErrExceeded once the deadline has passed.
 func (b *Budget) Check() error {
 	if b == nil || b.Deadline.IsZero() {

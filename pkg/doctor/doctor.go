@@ -83,6 +83,11 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// SkipStale skips the binary's staleness check (it runs go list).
 	SkipStale bool
+	// Fix settles what the doctor can settle safely: a library clone in
+	// the stopped rebase of two opens (CLI-DOCTOR-2).
+	Fix bool
+	// FixLog receives the messages of git during a fix; nil discards.
+	FixLog io.Writer
 	// SkipStartup skips the measure of the binary's start-up cost (it
 	// runs the binary and a floor program StartupRounds times each).
 	SkipStartup bool
@@ -122,6 +127,8 @@ func Run(ctx context.Context, opt Options) Report {
 		}
 	}
 	d.checkSettings()
+	d.checkLibrary(ctx)
+	d.checkIgnored(ctx)
 	return d.folded()
 }
 

@@ -1,6 +1,10 @@
 // Package gitx runs git as an argument list, never through a shell, with
 // every message git prints sent to a diagnostics writer (stderr) so that a
 // hook's stdout carries only its answer.
+//
+// In verbose mode (Mage's -v, which sets MAGEFILE_VERBOSE) every git
+// command is traced on stderr before it runs, with its directory
+// (CLI-PROGRAM-7).
 package gitx
 
 import (
@@ -11,9 +15,39 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 )
+
+// VerboseEnv is the variable Mage's -v sets in a compiled Mage binary.
+const VerboseEnv = "MAGEFILE_VERBOSE"
+
+// Trace receives the trace of each git command in verbose mode; nil means
+// os.Stderr.
+var Trace io.Writer
+
+func trace(dir string, args []string) { TraceCommand(dir, "git", args...) }
+
+// TraceCommand traces one command in verbose mode, for the commands other
+// than git that magehook runs (the bootstrap's go tool mage).
+func TraceCommand(dir, name string, args ...string) {
+	if v, _ := strconv.ParseBool(os.Getenv(VerboseEnv)); !v {
+		return
+	}
+	w := Trace
+	if w == nil {
+		w = os.Stderr
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$") {
+			quoted[i] = strconv.Quote(a)
+		}
+	}
+	fmt.Fprintf(w, "magehook: run: %s %s (in %s)\n", name, strings.Join(quoted, " "), dir)
+}
 
 // Git runs git commands in one directory.
 type Git struct {
@@ -43,6 +77,7 @@ func (e *Error) Error() string {
 }
 
 func (g Git) cmd(ctx context.Context, args []string) *exec.Cmd {
+	trace(g.Dir, args)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = g.Dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")

@@ -113,7 +113,7 @@ func TestNormalize(t *testing.T) {
 
 func TestPatchFiles(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** Delete File: c.go\n*** Add File: d/e.go\n+z\n*** Update File: a.go\n*** End Patch\n"
-	if got := strings.Join(harness.PatchFiles(patch), " "); got != "a.go b.go c.go d/e.go" {
+	if got := strings.Join(payload.PatchFiles(patch), " "); got != "a.go b.go c.go d/e.go" {
 		t.Errorf("PatchFiles = %q", got)
 	}
 }

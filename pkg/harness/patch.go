@@ -1,41 +1,29 @@
 package harness
 
-import "strings"
-
-// PatchFiles returns every file an apply_patch patch touches, in order and
-// once each: the files it adds, updates and deletes, and the targets of
-// its moves ("*** Move to:").
-func PatchFiles(patch string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		for _, prefix := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if rest, ok := strings.CutPrefix(line, prefix); ok {
-				if p := strings.TrimSpace(rest); p != "" && !seen[p] {
-					seen[p] = true
-					out = append(out, p)
-				}
-			}
-		}
-	}
-	return out
-}
+import "github.com/magehook/magehook/pkg/payload"
 
 // patchInput adds the files of an apply_patch call to its tool_input:
-// file_path is the first (what an Edit gate reads), file_paths all of them.
+// file_path is the first (what an Edit gate reads), file_paths all of them
+// (payload.PatchFiles: adds, updates, deletes and move targets). The
+// patch text stays where the gates read it (payload.EditedPaths): OpenCode's
+// patchText is also copied to patch.
 func patchInput(ti map[string]any) {
 	if ti == nil {
 		return
 	}
 	patch, _ := ti["command"].(string)
 	if patch == "" {
-		patch, _ = ti["patchText"].(string)
+		if pt, ok := ti["patchText"].(string); ok {
+			patch = pt
+			if _, has := ti["patch"]; !has {
+				ti["patch"] = pt
+			}
+		}
 	}
 	if patch == "" {
 		patch, _ = ti["input"].(string)
 	}
-	files := PatchFiles(patch)
+	files := payload.PatchFiles(patch)
 	if len(files) == 0 {
 		return
 	}

@@ -100,8 +100,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	}
 
 	p, sent, perr := d.decode(ev)
-	if perr == nil && ev.Lifecycle && p.AgentID != "" {
-		return ExitOK // a sub-agent's session and worktree events change nothing
+	if perr == nil && ev.Lifecycle && ev.Output != OutputPath && p.AgentID != "" {
+		// A sub-agent's session events and WorktreeRemove change nothing
+		// (HOOK-EVENTS-4). WorktreeCreate is never skipped: exit 0 with
+		// no path fails the creation, and Claude Code 2.1.328 sends an
+		// isolated sub-agent's WorktreeCreate (name "agent-<id>") for
+		// the worktree it needs.
+		return ExitOK
 	}
 	if perr == nil && sent != "" && !sameEvent(d.Harness, sent, ev) {
 		// The target is what the settings entry asked for; a payload that
@@ -130,17 +135,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	if cerr != nil {
 		return d.configProblem(ctx, ev, p, starts, cerr)
 	}
-	gated := false
-	for _, h := range enabled {
-		gated = gated || h.Policy == Gatekeeper
-	}
-	all := make([]Handler, 0, len(d.Builtin)+len(enabled))
-	for _, h := range d.Builtin {
-		if h.Policy != Gatekeeper || gated {
-			all = append(all, h)
-		}
-	}
-	enabled = append(all, enabled...)
+	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
 
 	value := matchValue(ev, p)
 	var results []Result
@@ -217,11 +212,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 
 // budget is a tool-gating decision's budget, counted from now. The
 // deadline can be shortened (never lengthened) with MAGEHOOK_GATE_DEADLINE,
-// a Go duration, to test what a late gate does.
+// a Go duration (a negative one is already past), to test what a late
+// gate does.
 func (d *Dispatcher) budget() *budget.Budget {
 	b := budget.New(d.Now(), d.Now)
 	if v := d.Getenv(DeadlineEnv); v != "" {
-		if t, err := time.ParseDuration(v); err == nil && t >= 0 && t < budget.DefaultDeadline {
+		if t, err := time.ParseDuration(v); err == nil && t < budget.DefaultDeadline {
 			b.Deadline = b.Deadline.Add(t - budget.DefaultDeadline)
 		}
 	}
@@ -395,7 +391,10 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
 			}
-			return cfg, starts, cfg.Validate()
+			if err := cfg.Validate(); err != nil {
+				return cfg, starts, err
+			}
+			return cfg, starts, cfg.GateTypo()
 		}
 		if !errors.Is(err, toolingrc.ErrNotFound) {
 			return nil, starts, err
@@ -473,25 +472,48 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 // enabled resolves hook.enable to handlers; an unknown name is an error,
 // since a typo there would silently turn a gate off.
 func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
+	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
+		return nil, err
+	}
+	out, err := Enabled(cfg, d.Handlers)
+	if d.early && errors.Is(err, ErrUnknownHandler) {
+		return nil, errStepAside
+	}
+	return out, err
+}
+
+// ErrUnknownHandler is wrapped by the error for a hook.enable name no
+// handler has.
+var ErrUnknownHandler = errors.New("no handler has this name")
+
+// Enabled resolves a checkout's hook.enable names to handlers, in their
+// order, and adds the implied handlers (Handler.Implied) when
+// one of them is a gatekeeper. An unknown name is an error naming the
+// file and line (wrapping ErrUnknownHandler): a typo there would silently
+// turn a gate off. Install, the doctor and dispatch all resolve with it.
+func Enabled(cfg *toolingrc.Config, handlers []Handler) ([]Handler, error) {
 	v, err := cfg.Get(toolingrc.KeyHookEnable)
 	if err != nil {
 		return nil, err
 	}
-	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
-		return nil, err
-	}
 	var out []Handler
+	gated := false
 	for i, name := range v.Values {
-		h, ok := find(d.Handlers, name)
-		if !ok && d.early {
-			return nil, errStepAside
-		}
+		h, ok := find(handlers, name)
 		if !ok {
 			o := v.Origins[i]
-			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable,
+			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
 				Msg: fmt.Sprintf("no handler is named %q in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new", name)}
 		}
 		out = append(out, h)
+		gated = gated || h.Policy == Gatekeeper
+	}
+	if gated {
+		for _, h := range handlers {
+			if _, named := find(out, h.Name); h.Implied && !named {
+				out = append(out, h)
+			}
+		}
 	}
 	return out, nil
 }

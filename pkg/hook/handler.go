@@ -59,6 +59,11 @@ type Handler struct {
 	// Late handlers run after the others and see their merged answer in
 	// Call.Merged (an audit log records the decision that was made).
 	Late bool
+	// Implied handlers need no hook.enable line: they run wherever some
+	// enabled handler is a gatekeeper. It is for the gate that guards the
+	// gates' own configuration, which must not depend on a line the
+	// agent could remove.
+	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,12 +21,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/magehook/magehook"
 	harnesspkg "github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 )
 
-// Dir is the fixture directory: testdata/payloads of this module.
+// Dir is the fixture directory in this module's source tree:
+// testdata/payloads. Fixture reads the copy embedded in the module
+// (magehook.Payloads), which is there under -trimpath and vendoring too;
+// Dir is for magehook's own tests that list or write fixtures.
 var Dir = func() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "payloads")
@@ -60,7 +65,7 @@ func HarnessFixture(t testing.TB, name string, overrides map[string]any) []byte 
 // overrides applied.
 func Fixture(t testing.TB, name string, overrides map[string]any) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(Dir, filepath.FromSlash(name)+".json"))
+	data, err := fs.ReadFile(magehook.Payloads, "testdata/payloads/"+name+".json")
 	if err != nil {
 		t.Fatalf("hooktest: fixture %s: %v", name, err)
 	}

@@ -1,7 +1,9 @@
 package payload
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // maxDepth is the deepest nesting accepted, as in encoding/json.
@@ -181,40 +183,74 @@ func (s *scanner) array() error {
 }
 
 func (s *scanner) str() error {
-	s.pos++ // opening quote
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		switch {
+	d := s.data
+	i := s.pos + 1 // past the opening quote
+	for {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character: most of a payload is the inside of strings.
+		for i+8 <= len(d) {
+			if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		for i < len(d) && !stops[d[i]] {
+			i++ // the last few bytes
+		}
+		if i >= len(d) {
+			s.pos = i
+			return s.fail("unexpected end of JSON input")
+		}
+		switch c := d[i]; {
 		case c == '"':
-			s.pos++
+			s.pos = i + 1
 			return nil
 		case c == '\\':
-			if s.pos+1 >= len(s.data) {
+			if i+1 >= len(d) {
+				s.pos = i
 				return s.fail("unexpected end of JSON input")
 			}
-			switch s.data[s.pos+1] {
+			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos += 2
+				i += 2
 			case 'u':
-				if s.pos+6 > len(s.data) {
+				if i+6 > len(d) {
+					s.pos = i
 					return s.fail("unexpected end of JSON input")
 				}
-				for _, h := range s.data[s.pos+2 : s.pos+6] {
+				for _, h := range d[i+2 : i+6] {
 					if !isHex(h) {
+						s.pos = i
 						return s.fail("invalid character in \\u escape")
 					}
 				}
-				s.pos += 6
+				i += 6
 			default:
+				s.pos = i
 				return s.fail("invalid escape in string")
 			}
-		case c < 0x20:
+		default: // c < 0x20
+			s.pos = i
 			return s.fail("invalid control character in string")
-		default:
-			s.pos++
 		}
 	}
-	return s.fail("unexpected end of JSON input")
+}
+
+// stops are the bytes that end a run of ordinary string bytes.
+var stops = [256]bool{'"': true, '\\': true,
+	0x00: true, 0x01: true, 0x02: true, 0x03: true, 0x04: true, 0x05: true, 0x06: true, 0x07: true,
+	0x08: true, 0x09: true, 0x0a: true, 0x0b: true, 0x0c: true, 0x0d: true, 0x0e: true, 0x0f: true,
+	0x10: true, 0x11: true, 0x12: true, 0x13: true, 0x14: true, 0x15: true, 0x16: true, 0x17: true,
+	0x18: true, 0x19: true, 0x1a: true, 0x1b: true, 0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true}
+
+// special flags the bytes of x (little-endian) that are a quote, a
+// backslash or below 0x20 with their high bit. The lowest flag is exact: a
+// borrow only carries into the bytes above a byte that matched.
+func special(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & highs
 }
 
 func isHex(c byte) bool {

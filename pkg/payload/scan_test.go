@@ -70,3 +70,28 @@ func FuzzParse(f *testing.F) {
 		p.EditedPath()
 	})
 }
+
+// TestStringEveryOffset puts each byte that ends or breaks a run of
+// ordinary string bytes, and its neighbours, at every offset of strings
+// longer than the eight bytes scanned at a time, and agrees with
+// encoding/json on each.
+func TestStringEveryOffset(t *testing.T) {
+	probes := []byte{'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, '"' - 1, '"' + 1, '\\' - 1, '\\' + 1, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	for n := 1; n <= 20; n++ {
+		for at := 0; at < n; at++ {
+			for _, c := range probes {
+				body := bytes.Repeat([]byte("a"), n)
+				body[at] = c
+				for _, data := range [][]byte{
+					[]byte(`{"k":"` + string(body) + `"}`),
+					[]byte(`{"k":"` + string(body) + `n"}`),
+					[]byte(`{"` + string(body) + `":1}`),
+				} {
+					if ours, theirs := validValue(data) == nil, json.Valid(data); ours != theirs {
+						t.Errorf("validValue %v, json.Valid %v on %q", ours, theirs, data)
+					}
+				}
+			}
+		}
+	}
+}

@@ -133,6 +133,34 @@ func (p *Payload) EditedPath() (string, bool) {
 	return path, ok && path != ""
 }
 
+// EditedPaths returns every file a tool call is about to change, as
+// written (relative paths are relative to the payload's cwd): the file of
+// Edit, MultiEdit, Write and NotebookEdit; every file of an apply_patch
+// patch (Codex's and Copilot's apply_patch, which the harness mapping
+// turns into an Edit holding the patch in tool_input.command, or the tool
+// under its own name); and every file of a patch a shell command runs
+// (Bash or PowerShell: apply_patch <<'EOF'). The files a shell command
+// changes otherwise are the shell analysis's to find.
+func (p *Payload) EditedPaths() []string {
+	var out []string
+	if path, ok := p.EditedPath(); ok {
+		out = append(out, path)
+	}
+	switch p.ToolName {
+	case "Edit", "apply_patch", "Bash", "PowerShell":
+		for _, field := range []string{"command", "patch", "input"} {
+			if text, ok := p.InputString(field); ok && HasPatch(text) {
+				for _, f := range PatchFiles(text) {
+					if !contains(out, f) {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // InputString returns a string field of tool_input. It is the cheap way to
 // read one field: decoding into a struct makes encoding/json build a
 // reflection cache that costs more than a whole hook run's other work.

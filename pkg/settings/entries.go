@@ -161,27 +161,10 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 	return out, nil
 }
 
+// enabledHandlers resolves hook.enable as the dispatcher does (implied
+// handlers included), so the entries cover every handler that runs.
 func enabledHandlers(cfg *toolingrc.Config, handlers []hook.Handler) ([]hook.Handler, error) {
-	v, err := cfg.Get(toolingrc.KeyHookEnable)
-	if err != nil {
-		return nil, err
-	}
-	var out []hook.Handler
-	for _, name := range v.Values {
-		found := false
-		for _, h := range handlers {
-			if h.Name == name {
-				out = append(out, h)
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, &toolingrc.Error{File: v.File, Line: v.Line, Key: toolingrc.KeyHookEnable,
-				Msg: fmt.Sprintf("no handler is named %q; run hook:list for the names", name)}
-		}
-	}
-	return out, nil
+	return hook.Enabled(cfg, handlers)
 }
 
 // coverMatchers returns one settings matcher that matches whatever any of

@@ -199,7 +199,7 @@ func Parse(path string, data []byte) (File, error) {
 			key, value = line[:i], strings.TrimSpace(line[i+1:])
 		}
 		if value == "" {
-			if _, known := specOf(key); !known {
+			if _, known := specOf(key); !known && !ownPrefix(Keys(), key) {
 				continue // another tool's flag: other tools own other keys
 			}
 			return File{}, &Error{File: path, Line: n, Key: key, Msg: "has no value; write the key, a space and the value"}

@@ -281,3 +281,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A misspelt key in the gates' prefixes is an error for a hook run; a bare
+// word in magehook's prefixes is one too; elsewhere both are left alone.
+func TestGateTypos(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "hook.enable branchguard\nhook.enabel sessionclock\nwiki.orgin x\n")
+	cfg, err := toolingrc.Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.GateTypo()
+	if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(root, ".toolingrc")+":2: hook.enabel: unknown key; did you mean hook.enable?") {
+		t.Errorf("GateTypo: %v", err)
+	}
+	write(t, root, "hook.enable branchguard\nwiki.orgin x\n")
+	cfg, _ = toolingrc.Discover(root)
+	if err := cfg.GateTypo(); err != nil {
+		t.Errorf("a typo outside the gate prefixes is only a warning: %v", err)
+	}
+	if _, err := toolingrc.Parse("x/.toolingrc", []byte("guard.protekt\n")); err == nil {
+		t.Error("a bare word in magehook's prefixes must be an error")
+	}
+}

@@ -111,3 +111,21 @@ func distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// GateTypo returns, as an *Error, the first unknown key in the gates' own
+// prefixes (hook., guard.): a misspelt hook.enable or guard.protect would
+// otherwise turn a gate off without a word, so a hook run treats it as a
+// configuration that cannot be fully read. Other prefixes (wiki.,
+// worktree., shared with other tools) only warn. nil when there is none.
+func (c *Config) GateTypo() error {
+	for _, u := range c.Unknowns() {
+		if strings.HasPrefix(u.Key, "hook.") || strings.HasPrefix(u.Key, "guard.") {
+			msg := "unknown key"
+			if u.Suggest != "" {
+				msg += "; did you mean " + u.Suggest + "?"
+			}
+			return &Error{File: u.File, Line: u.Line, Key: u.Key, Msg: msg + " A misspelt gate key would turn a gate off; fix it (README: Configuration lists the keys)"}
+		}
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/proc"
 )
 
@@ -50,6 +51,7 @@ func (m Manager) bootstrap(ctx context.Context, path string) error {
 	}
 	m.say("running go tool mage %s in %s", target, path)
 	env := []string{"MAIN=" + m.Root, bootstrapEnv + "=" + path}
+	gitx.TraceCommand(path, "go", "tool", "mage", target)
 	return proc.RunGroup(ctx, path, env, m.log(), "go", "tool", "mage", target)
 }
 
@@ -62,6 +64,7 @@ const bootstrapEnv = "MAGEHOOK_BOOTSTRAP"
 // Mage's cache) and reports whether target, compared without case as
 // Mage does, is one of them.
 func (m Manager) definesTarget(ctx context.Context, dir, target string) (bool, error) {
+	gitx.TraceCommand(dir, "go", "tool", "mage", "-l")
 	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-l")
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer

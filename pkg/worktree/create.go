@@ -31,7 +31,7 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		return "", err
 	}
 	path := m.Path(name)
-	unlock, held, err := proc.TryLock(filepath.Join(common, "magehook-worktree-"+strings.ReplaceAll(name, "/", "%")+".lock"))
+	unlock, held, err := proc.TryLock(lockFile(common, name))
 	if err != nil {
 		return "", err
 	}
@@ -88,6 +88,11 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		return fail(ctx.Err())
 	}
 	return path, nil
+}
+
+// lockFile is the lock a create or a remove of name holds.
+func lockFile(common, name string) string {
+	return filepath.Join(common, "magehook-worktree-"+strings.ReplaceAll(name, "/", "%")+".lock")
 }
 
 // missingDirs lists the directories from dir up to (not including) stop

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/proc"
 )
 
 // Remove removes the worktree of name, its branch and the empty parent
@@ -37,8 +39,16 @@ func (m Manager) Remove(ctx context.Context, name string, force bool) error {
 	return nil
 }
 
-// remove removes one worktree, or returns the causes that keep it.
+// remove removes one worktree, or returns the causes that keep it. It
+// holds the name's lock, the one a create of the name takes, so parallel
+// removes (and a create) of one name run one after the other: the second
+// finds nothing to remove (WT-REMOVE-6).
 func (m Manager) remove(ctx context.Context, common, name string, force bool) ([]string, error) {
+	unlock, err := lockName(ctx, common, name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	path := m.Path(name)
 	if exists(path) {
 		real, err := filepath.EvalSymlinks(path)
@@ -89,7 +99,9 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 	}
 	g.Run(ctx, "worktree", "prune")
 	if hasBranch && !keepBranch {
-		if err := g.Run(ctx, "branch", "-D", name); err != nil {
+		// A parallel remove that deleted the branch first is not an
+		// error (WT-REMOVE-6).
+		if err := g.Run(ctx, "branch", "-D", name); err != nil && g.OK(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+name) {
 			return nil, err
 		}
 	}
@@ -115,13 +127,19 @@ func (m Manager) state(ctx context.Context, path string, wt *entry, branch strin
 		case wt != nil && exists(filepath.Join(path, ".git")):
 			causes = append(causes, repoRisks(ctx, path, mainBranch, true)...)
 			headChecked = wt.Branch == branch
-		case wt == nil && !ours:
+		case !ours:
+			// git does not know it, or its .git is gone: its state
+			// cannot be read, and someone may have put work there.
 			if entries, _ := os.ReadDir(path); len(entries) > 0 {
-				causes = append(causes, fmt.Sprintf("%s is a directory git does not know, not made by magehook, and not empty", path))
+				causes = append(causes, fmt.Sprintf("%s is a directory git cannot read (not a worktree, or its .git is gone), not made by magehook, and not empty", path))
 			}
 		}
-		for _, repo := range nestedRepos(path, m.ownBase(path)) {
-			causes = append(causes, repoRisks(ctx, repo, "", false)...)
+		for _, repo := range nestedRepos(path) {
+			if repo.Linked {
+				causes = append(causes, uncommitted(ctx, repo.Path)...)
+				continue
+			}
+			causes = append(causes, repoRisks(ctx, repo.Path, "", false)...)
 		}
 	}
 	if checkBranch && !headChecked {
@@ -137,19 +155,23 @@ func (m Manager) state(ctx context.Context, path string, wt *entry, branch strin
 // shares its refs with the main checkout: its count reads its own HEAD
 // alone, and the main checkout's branch holds commits too (WT-REMOVE-3).
 func repoRisks(ctx context.Context, dir, mainBranch string, linked bool) []string {
-	var causes []string
-	g := gitx.Git{Dir: dir}
-	status, err := g.Output(ctx, "status", "--porcelain", "--ignore-submodules=none")
-	if err != nil {
-		return []string{fmt.Sprintf("%s: cannot read its status: %v", dir, err)}
-	}
-	if n := len(gitx.Lines(status)); n > 0 {
-		causes = append(causes, fmt.Sprintf("%d uncommitted change(s) in %s", n, dir))
-	}
+	causes := uncommitted(ctx, dir)
 	if n := unheld(ctx, dir, "HEAD", mainBranch, linked); n != "" {
 		causes = append(causes, fmt.Sprintf("%s: %s", dir, n))
 	}
 	return causes
+}
+
+// uncommitted reports the uncommitted changes of a repository.
+func uncommitted(ctx context.Context, dir string) []string {
+	status, err := gitx.Git{Dir: dir}.Output(ctx, "status", "--porcelain", "--ignore-submodules=none")
+	if err != nil {
+		return []string{fmt.Sprintf("%s: cannot read its status: %v", dir, err)}
+	}
+	if n := len(gitx.Lines(status)); n > 0 {
+		return []string{fmt.Sprintf("%d uncommitted change(s) in %s", n, dir)}
+	}
+	return nil
 }
 
 // unheld describes the commits of rev that no remote-tracking branch
@@ -181,13 +203,20 @@ func unheld(ctx context.Context, dir, rev, mainBranch string, shared bool) strin
 	return n + " commit(s) " + what
 }
 
+// nested is a repository found inside a worktree.
+type nested struct {
+	Path string
+	// Linked marks a linked worktree (of this or another repository):
+	// its refs live with its main checkout, so only its uncommitted
+	// changes are at risk when the directory goes.
+	Linked bool
+}
+
 // nestedRepos finds the repositories inside a worktree; the walk stops at
-// each one it finds, and skips scratch/ and nested worktree directories
-// (WT-REMOVE-3): a linked worktree (a .git file naming a worktrees/
-// directory) and the worktree's own worktree base are checkouts of their
-// own, removed on their own.
-func nestedRepos(root, ownBase string) []string {
-	var repos []string
+// each one it finds, never enters a nested worktree, and skips the
+// worktree's scratch/ (WT-REMOVE-3).
+func nestedRepos(root string) []nested {
+	var repos []nested
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() || p == root {
 			return nil
@@ -197,30 +226,15 @@ func nestedRepos(root, ownBase string) []string {
 			return filepath.SkipDir
 		case d.Name() == "scratch" && filepath.Dir(p) == root:
 			return filepath.SkipDir
-		case ownBase != "" && p == ownBase:
-			return filepath.SkipDir
 		}
 		gitPath := filepath.Join(p, ".git")
 		if info, err := os.Lstat(gitPath); err == nil {
-			if !info.IsDir() && isLinkedWorktree(gitPath) {
-				return filepath.SkipDir
-			}
-			repos = append(repos, p)
+			repos = append(repos, nested{Path: p, Linked: !info.IsDir() && isLinkedWorktree(gitPath)})
 			return filepath.SkipDir
 		}
 		return nil
 	})
 	return repos
-}
-
-// ownBase is where a worktree keeps worktrees of its own: it holds the
-// checkout's .toolingrc, so its base sits at the same place inside it.
-func (m Manager) ownBase(path string) string {
-	rel, err := filepath.Rel(m.Root, m.Base)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return ""
-	}
-	return filepath.Join(path, rel)
 }
 
 // isLinkedWorktree reports whether a .git file points into a worktrees/
@@ -232,4 +246,19 @@ func isLinkedWorktree(gitFile string) bool {
 	}
 	line := strings.TrimSpace(strings.TrimPrefix(string(data), "gitdir:"))
 	return strings.Contains(filepath.ToSlash(line), "/worktrees/")
+}
+
+// lockName waits for the lock of a worktree name.
+func lockName(ctx context.Context, common, name string) (func(), error) {
+	for {
+		unlock, held, err := proc.TryLock(lockFile(common, name))
+		if err != nil || !held {
+			return unlock, err
+		}
+		select {
+		case <-ctx.Done():
+			return func() {}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -137,7 +137,7 @@ func TestInterruptedBootstrapLeavesNothing(t *testing.T) {
 	m, _ := manager(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for !exists(filepath.Join(root, "started.marker")) {
+		for !exists(filepath.Join(root, "started.marker")) || !exists(filepath.Join(root, "child.marker")) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		cancel() // what SIGINT or SIGTERM does

@@ -1,0 +1,225 @@
+// Package configguard keeps the agent from switching its own gates off.
+//
+// # PURPOSE
+//
+// The agent is not trusted to keep its gates on: a prompt-injected or
+// careless agent that can edit .toolingrc, the settings file that runs
+// magehook, or the hook binary can turn every gate off with the very tools
+// the gates watch. This gate denies those writes, on every branch, and
+// tells the agent to ask the user to make the change by hand.
+//
+// # HOW IT WORKS
+//
+//  1. It needs no hook.enable line: it runs wherever some enabled handler
+//     is a gatekeeper (hook.Handler.Implied).
+//  2. The files it guards: any file named .toolingrc (every one on the
+//     walk, the home directory's and those above the repository included,
+//     and any new one); every file that wires magehook into a harness, at
+//     any depth, as pkg/settings lists them (settings.WiringPatterns:
+//     .claude/settings*.json, .codex/hooks.json, .gemini/settings.json,
+//     .github/hooks/*.json, .cursor/hooks.json,
+//     .opencode/plugins/magehook.js; under the home directory they are the
+//     user-scope files); and the hook binary (hook.binary).
+//  3. The files a call changes: the file of Edit, MultiEdit, Write and
+//     NotebookEdit, and every file of an apply_patch patch, moves included,
+//     whether it comes as Codex's tool or through a shell (payload
+//     EditedPaths); the files a Bash command writes, as the shared shell
+//     analysis finds them (pkg/gitcmd: redirections, tee, sed -i, cp, mv,
+//     rm, ...; a tree such as rm -r of a directory holding a guarded
+//     file; a pattern matching one; a computed path in a command that
+//     names a guarded file); the files a PowerShell command writes (its cmdlets and
+//     redirections, pkg/pwsh), and a PowerShell command that names a
+//     guarded file in a part that reader cannot see into. Each path is judged as written and after its symbolic
+//     links are resolved as the operating system will, so a link never
+//     hides a guarded file.
+//
+// # EXIT CODES
+//
+//	0  allowed (no output), or denied with the decision on stdout
+//	2  the gate failed (a path that does not resolve): the call is blocked
+package configguard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/pwsh"
+	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// Handler is the catalogue entry.
+var Handler = hook.Handler{
+	Name:    "configguard",
+	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
+	Events:  []string{"PreToolUse"},
+	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell|apply_patch",
+	Policy:  hook.Gatekeeper,
+	Implied: true,
+	Run:     run,
+}
+
+const byHand = "the agent may not change the configuration of the gates that watch it; ask the user to make this change by hand"
+
+func run(c *hook.Call) (hook.Result, error) {
+	p := c.Payload
+	g, err := newGuard(c)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	paths := p.EditedPaths()
+	var reasons []string
+	if p.IsTool("Bash") {
+		command, _ := p.InputString("command")
+		more, err := g.shell(c, command)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		reasons = append(reasons, more...)
+	}
+	if p.IsTool("PowerShell") {
+		command, _ := p.InputString("command")
+		a, err := pwsh.Analyze(command, p.CWD)
+		blind := a.Opaque
+		if err != nil {
+			blind = []string{err.Error()}
+		}
+		paths = append(paths, a.Writes...)
+		if len(blind) > 0 && g.mentioned(command) {
+			reasons = append(reasons, fmt.Sprintf("PowerShell names a file that configures magehook's gates in a part configguard cannot see into (%s)", strings.Join(blind, "; ")))
+		}
+	}
+	for _, path := range paths {
+		if err := c.Budget.Check(); err != nil {
+			return hook.Result{}, err
+		}
+		what, err := g.guarded(p.CWD, path)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		if what != "" {
+			reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, path, what))
+		}
+	}
+	if len(reasons) == 0 {
+		return hook.Result{}, nil
+	}
+	return hook.Deny(strings.Join(reasons, "; ") + "; " + byHand + "."), nil
+}
+
+// guard holds what is guarded for one call.
+type guard struct {
+	patterns [][]string // settings.WiringPatterns, split into components
+	binary   []string   // the hook binary, as configured and resolved
+}
+
+func newGuard(c *hook.Call) (*guard, error) {
+	g := &guard{}
+	for _, pat := range settings.WiringPatterns() {
+		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
+	}
+	if c.Config != nil {
+		v, err := c.Config.Get(toolingrc.KeyHookBinary)
+		if err != nil {
+			return nil, err
+		}
+		g.binary = append(g.binary, filepath.Clean(v.Abs()))
+		if r, err := realpath.Resolve(v.Abs()); err == nil {
+			g.binary = append(g.binary, r)
+		}
+	}
+	return g, nil
+}
+
+// guarded says what a path is when it is guarded ("" when it is not). It
+// judges the directory entry the write replaces (the path with its
+// directories resolved) and the file a write through it reaches (the path
+// fully resolved), both as the operating system resolves them.
+func (g *guard) guarded(cwd, path string) (string, error) {
+	lit := path
+	if !filepath.IsAbs(lit) {
+		lit = cwd + string(filepath.Separator) + lit
+	}
+	// The directory as written: filepath.Dir would clean "link/.." away.
+	cut := strings.LastIndexAny(lit, `/`+string(filepath.Separator))
+	dir, err := realpath.Resolve(lit[:cut+1])
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
+	}
+	entry := filepath.Join(dir, lit[cut+1:])
+	resolved, err := realpath.Resolve(lit)
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
+	}
+	for _, p := range []string{entry, resolved} {
+		if what := g.what(p); what != "" {
+			if p != filepath.Clean(lit) {
+				what += " (resolved through symbolic links: " + p + ")"
+			}
+			return what, nil
+		}
+	}
+	return "", nil
+}
+
+// mentioned reports whether a command's text names a guarded file: a
+// .toolingrc, a directory of the wiring files, or the hook binary. It
+// judges the parts of a command no analysis can see into.
+func (g *guard) mentioned(command string) bool {
+	lower := strings.ToLower(command)
+	if strings.Contains(lower, strings.ToLower(toolingrc.FileName)) {
+		return true
+	}
+	for _, pat := range g.patterns {
+		if strings.Contains(lower, strings.ToLower(pat[0])) {
+			return true
+		}
+	}
+	for _, b := range g.binary {
+		if strings.Contains(lower, strings.ToLower(filepath.Base(b))) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *guard) what(path string) string {
+	if filepath.Base(path) == toolingrc.FileName {
+		return "a " + toolingrc.FileName + " (magehook's configuration)"
+	}
+	parts := split(filepath.ToSlash(path))
+	for _, pat := range g.patterns {
+		if tailMatches(parts, pat) {
+			return "a settings file that runs magehook (" + strings.Join(pat, "/") + ")"
+		}
+	}
+	for _, b := range g.binary {
+		if path == b {
+			return "the hook binary"
+		}
+	}
+	return ""
+}
+
+// tailMatches reports whether the last components of a path match a
+// pattern's, component by component.
+func tailMatches(parts, pat []string) bool {
+	if len(parts) < len(pat) {
+		return false
+	}
+	tail := parts[len(parts)-len(pat):]
+	for i, p := range pat {
+		if ok, err := filepath.Match(p, tail[i]); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func split(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == os.PathSeparator })
+}

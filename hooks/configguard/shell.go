@@ -1,0 +1,131 @@
+package configguard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/regfile"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// shell judges the files a Bash command writes, as the shared shell
+// analysis finds them (gitcmd: redirections, tee, sed -i, cp, mv, rm, ln,
+// install, dd, curl -o, git's own working-tree writes, patches, ...). A
+// write whose path is computed at run time is denied when the command
+// names a guarded file; a command too large or too complex for the budget
+// is an error, which fails the gate closed.
+func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
+	p := c.Payload
+	home := ""
+	if c.Getenv != nil {
+		home = c.Getenv("HOME")
+	}
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv,
+		ReadFile: func(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }, Stat: os.Stat,
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit()})
+	if err != nil {
+		return nil, err
+	}
+	var reasons, blind []string
+	for _, w := range a.Writes {
+		if err := c.Budget.Check(); err != nil {
+			return nil, err
+		}
+		var what string
+		switch {
+		case w.Dynamic != "":
+			blind = append(blind, w.Op+": "+w.Dynamic)
+			continue
+		case w.Glob:
+			what, err = g.glob(w.Path)
+		case w.Tree:
+			what, err = g.under(c.Config, home, w.Path)
+		default:
+			what, err = g.guarded(p.CWD, w.Path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if what != "" {
+			reasons = append(reasons, fmt.Sprintf("%s (%s) would change %s, %s", p.ToolName, w.Op, w.Path, what))
+		}
+	}
+	if len(blind) > 0 && len(reasons) == 0 && g.mentioned(command) {
+		reasons = append(reasons, fmt.Sprintf("%s names a file that configures magehook's gates and writes a file the analysis cannot name (%s)", p.ToolName, strings.Join(blind, "; ")))
+	}
+	return reasons, nil
+}
+
+// glob judges a pattern a command writes: the pattern itself (rm
+// .claude/settings*.json) and every file it matches now.
+func (g *guard) glob(pattern string) (string, error) {
+	if what := g.what(pattern); what != "" {
+		return what, nil
+	}
+	matches, _ := filepath.Glob(pattern)
+	for _, m := range matches {
+		if what, err := g.guarded("", m); what != "" || err != nil {
+			return what, err
+		}
+	}
+	return "", nil
+}
+
+// under judges a tree a command may change as a whole (rm -r, mv of a
+// directory, tar -x): it is guarded when it holds a guarded file that
+// exists: a .toolingrc of the configuration, the hook binary, or a wiring
+// file of the checkout or the home directory.
+func (g *guard) under(cfg *toolingrc.Config, home, tree string) (string, error) {
+	if what, err := g.guarded("", tree); what != "" || err != nil {
+		return what, err
+	}
+	dir, err := realpath.Resolve(tree)
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", tree, err)
+	}
+	for _, f := range g.existing(cfg, home) {
+		if realpath.Within(f, dir) || realpath.Within(f, filepath.Clean(tree)) {
+			return "which holds " + f + ", " + g.what(f), nil
+		}
+	}
+	return "", nil
+}
+
+// existing lists the guarded files that exist, resolved.
+func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
+	var out []string
+	add := func(p string) {
+		if r, err := realpath.Resolve(p); err == nil {
+			if _, err := os.Lstat(r); err == nil {
+				out = append(out, r)
+			}
+		}
+	}
+	roots := []string{home}
+	if cfg != nil {
+		for _, f := range cfg.Files {
+			add(f.Path)
+		}
+		roots = append(roots, cfg.Root(), cfg.RepoTop)
+	}
+	for _, b := range g.binary {
+		add(b)
+	}
+	for _, root := range roots {
+		if root == "" {
+			continue
+		}
+		for _, pat := range g.patterns {
+			matches, _ := filepath.Glob(filepath.Join(append([]string{root}, pat...)...))
+			for _, m := range matches {
+				add(m)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package targets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/toolingrc"
+)
+
+// ensureIgnored is hook:install's .gitignore step: the checkout ignores
+// the hook binary, the state directory, the library clone and the
+// worktree base. With dryRun it prints the diff it would apply.
+func ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
+	out, err := gitignore.Ensure(ctx, cfg, dryRun)
+	switch {
+	case errors.Is(err, gitignore.ErrNotGit), errors.Is(err, gitignore.ErrLink):
+		fmt.Fprintf(os.Stderr, "magehook: warning: %v; no .gitignore written\n", err)
+	case err != nil:
+		fail(hook.ExitFail, err)
+	case len(out.Added) == 0:
+	case dryRun:
+		fmt.Print(out.Diff)
+	default:
+		fmt.Fprintf(os.Stderr, "magehook: %s now ignores %s\n", out.File, strings.Join(out.Added, ", "))
+	}
+}

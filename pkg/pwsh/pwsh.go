@@ -1,0 +1,667 @@
+// Package pwsh reads what a PowerShell command line would run, for the
+// gates: Claude Code's PowerShell tool and Copilot's powershell tool are
+// gated like Bash.
+//
+// It is a reader of PowerShell's surface syntax, not an interpreter. It
+// splits a script into commands (at ";", newlines, "|", "&&", "||" and a
+// trailing "&"), reads quoted strings ('...' with a doubled quote as an escape, "..." and
+// here-strings, backtick escapes), comments (# and <# #>), redirections,
+// the call operators & and ., and reads the inside of every group ((...),
+// $(...), @(...) and {...} script blocks) as commands that may run too.
+// A word is literal when nothing in it is computed at run time (a
+// variable, a subexpression).
+//
+// From the commands it finds the git commits and pushes, with the
+// directory each runs in (git -C, a preceding Set-Location, cd or
+// Push-Location), and the files the script writes: redirections and the
+// path parameters of the cmdlets that change files (Set-Content,
+// Add-Content, Out-File, New-Item, Remove-Item, Copy-Item, Move-Item,
+// Rename-Item, Tee-Object, Clear-Content and their aliases).
+//
+// What it cannot see it reports as Opaque: a command whose name is
+// computed, Invoke-Expression, Start-Process, a nested shell (cmd /c,
+// bash -c, pwsh -Command). A gate that needs to know fails closed on it.
+package pwsh
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// Word is one argument as written, with quotes and escapes removed.
+type Word struct {
+	Text    string
+	Literal bool // nothing in it is computed at run time
+	Quoted  bool // it starts with a quote: as a statement, a value, not a command
+}
+
+// Command is one command the script runs.
+type Command struct {
+	Args []Word // Args[0] is the command's name
+	// Redirects are the files its output redirections write.
+	Redirects []Word
+}
+
+// Name is the command's name in lower case, without a directory or .exe.
+func (c Command) Name() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	n := strings.ToLower(c.Args[0].Text)
+	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+		n = n[i+1:]
+	}
+	return strings.TrimSuffix(n, ".exe")
+}
+
+// ErrSyntax is wrapped by the error for a script that does not read (an
+// unterminated string, group or comment).
+var ErrSyntax = errors.New("the PowerShell command does not parse")
+
+// MaxDepth bounds the nesting of groups read.
+const MaxDepth = 100
+
+// Parse returns the commands of a script, those inside groups included.
+func Parse(src string) ([]Command, error) {
+	p := &parser{src: src}
+	if err := p.script(0); err != nil {
+		return nil, err
+	}
+	return p.out, nil
+}
+
+type parser struct {
+	src string
+	i   int
+	out []Command
+}
+
+func (p *parser) fail(what string) error {
+	return errors.Join(ErrSyntax, errors.New(what))
+}
+
+// script reads commands until the end of the input.
+func (p *parser) script(depth int) error {
+	if depth > MaxDepth {
+		return p.fail("groups nested too deep")
+	}
+	var cur Command
+	flush := func() {
+		if len(cur.Args) > 0 || len(cur.Redirects) > 0 {
+			p.out = append(p.out, cur)
+		}
+		cur = Command{}
+	}
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			p.i++
+		case c == '\n' || c == ';' || c == '|':
+			p.i++
+			flush()
+		case c == '&' && p.i+1 < len(p.src) && p.src[p.i+1] == '&':
+			p.i += 2
+			flush()
+		case c == '&' && (p.i+1 == len(p.src) || strings.IndexByte(" \t\r\n;", p.src[p.i+1]) >= 0) && len(cur.Args) > 0:
+			p.i++ // a background job: the command ends here
+			flush()
+		case c == '#':
+			for p.i < len(p.src) && p.src[p.i] != '\n' {
+				p.i++
+			}
+		case c == '<' && p.i+1 < len(p.src) && p.src[p.i+1] == '#':
+			end := strings.Index(p.src[p.i+2:], "#>")
+			if end < 0 {
+				return p.fail("an unterminated <# comment")
+			}
+			p.i += 2 + end + 2
+		case c == '`' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n':
+			p.i += 2 // a line continuation
+		case isRedirect(p.src[p.i:]):
+			target, err := p.redirect(depth)
+			if err != nil {
+				return err
+			}
+			if target != nil {
+				cur.Redirects = append(cur.Redirects, *target)
+			}
+		default:
+			w, err := p.word(depth)
+			if err != nil {
+				return err
+			}
+			cur.Args = append(cur.Args, w)
+		}
+	}
+	flush()
+	return nil
+}
+
+// isRedirect reports an output redirection at the start of s: >, >>, n>,
+// n>>, *>, *>> (but not n>&m, which writes no file: redirect skips it).
+func isRedirect(s string) bool {
+	if s[0] == '>' {
+		return true
+	}
+	return len(s) > 1 && (s[0] == '*' || s[0] >= '1' && s[0] <= '6') && s[1] == '>'
+}
+
+func (p *parser) redirect(depth int) (*Word, error) {
+	for p.i < len(p.src) && p.src[p.i] != '>' {
+		p.i++
+	}
+	for p.i < len(p.src) && p.src[p.i] == '>' {
+		p.i++
+	}
+	if p.i < len(p.src) && p.src[p.i] == '&' {
+		p.i++ // n>&m: into another stream
+		for p.i < len(p.src) && p.src[p.i] >= '0' && p.src[p.i] <= '9' {
+			p.i++
+		}
+		return nil, nil
+	}
+	for p.i < len(p.src) && (p.src[p.i] == ' ' || p.src[p.i] == '\t') {
+		p.i++
+	}
+	if p.i == len(p.src) || strings.IndexByte("\n;|", p.src[p.i]) >= 0 {
+		return nil, p.fail("a redirection without a file")
+	}
+	w, err := p.word(depth)
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// word reads one argument: runs of bare characters, quoted strings and
+// groups, up to a blank or a separator.
+func (p *parser) word(depth int) (Word, error) {
+	w := Word{Literal: true, Quoted: p.src[p.i] == '\'' || p.src[p.i] == '"' || p.src[p.i] == '@' && p.i+1 < len(p.src) && (p.src[p.i+1] == '\'' || p.src[p.i+1] == '"')}
+	var b strings.Builder
+	start := p.i
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case strings.IndexByte(" \t\r\n;|", c) >= 0:
+			w.Text = b.String()
+			return w, nil
+		case c == '&' && p.i > start:
+			w.Text = b.String()
+			return w, nil
+		case c == '>' && p.i > start:
+			w.Text = b.String()
+			return w, nil
+		case c == '`':
+			if p.i+1 < len(p.src) {
+				b.WriteByte(p.src[p.i+1])
+			}
+			p.i += 2
+		case c == '\'':
+			s, err := p.single()
+			if err != nil {
+				return w, err
+			}
+			b.WriteString(s)
+		case c == '"':
+			s, literal, err := p.double(depth)
+			if err != nil {
+				return w, err
+			}
+			w.Literal = w.Literal && literal
+			b.WriteString(s)
+		case c == '@' && p.i+1 < len(p.src) && (p.src[p.i+1] == '\'' || p.src[p.i+1] == '"'):
+			s, literal, err := p.here(depth)
+			if err != nil {
+				return w, err
+			}
+			w.Literal = w.Literal && literal
+			b.WriteString(s)
+		case c == '$' || c == '@' && p.i+1 < len(p.src) && p.src[p.i+1] == '(':
+			w.Literal = false
+			if p.i+1 < len(p.src) && p.src[p.i+1] == '(' {
+				p.i++
+				if err := p.group(depth, '(', ')'); err != nil {
+					return w, err
+				}
+				continue
+			}
+			b.WriteByte(c)
+			p.i++
+		case c == ')' || c == '}':
+			return w, p.fail("a " + string(c) + " without its opening bracket")
+		case c == '(' || c == '{':
+			w.Literal = false
+			close := byte(')')
+			if c == '{' {
+				close = '}'
+			}
+			if err := p.group(depth, c, close); err != nil {
+				return w, err
+			}
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	w.Text = b.String()
+	return w, nil
+}
+
+// group reads a (...) or {...} group, whose inside is a script that may
+// run, and adds its commands.
+func (p *parser) group(depth int, open, close byte) error {
+	p.i++ // the opening character
+	inner := &parser{src: p.src, i: p.i}
+	end, err := matching(p.src, p.i, open, close)
+	if err != nil {
+		return err
+	}
+	inner.src = p.src[:end]
+	if err := inner.script(depth + 1); err != nil {
+		return err
+	}
+	p.out = append(p.out, inner.out...)
+	p.i = end + 1
+	return nil
+}
+
+// matching finds the close that ends a group whose inside starts at i,
+// skipping quoted strings, comments and nested groups.
+func matching(s string, i int, open, close byte) (int, error) {
+	depth := 0
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == '`':
+			i += 2
+			continue
+		case c == '\'':
+			j := i + 1
+			for ; j < len(s); j++ {
+				if s[j] == '\'' {
+					if j+1 < len(s) && s[j+1] == '\'' {
+						j++
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(s) {
+				return 0, errors.Join(ErrSyntax, errors.New("an unterminated string"))
+			}
+			i = j + 1
+			continue
+		case c == '"':
+			j := i + 1
+			for ; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '`' {
+					j++
+				}
+			}
+			if j >= len(s) {
+				return 0, errors.Join(ErrSyntax, errors.New("an unterminated string"))
+			}
+			i = j + 1
+			continue
+		case c == '#' && (i == 0 || s[i-1] != '<'):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '(' || c == '{':
+			depth++
+		case c == ')' || c == '}':
+			if depth == 0 {
+				if c != close {
+					return 0, errors.Join(ErrSyntax, errors.New("mismatched brackets"))
+				}
+				return i, nil
+			}
+			depth--
+		}
+		i++
+	}
+	return 0, errors.Join(ErrSyntax, errors.New("an unterminated "+string(open)))
+}
+
+func (p *parser) single() (string, error) {
+	var b strings.Builder
+	for p.i++; p.i < len(p.src); p.i++ {
+		if p.src[p.i] == '\'' {
+			if p.i+1 < len(p.src) && p.src[p.i+1] == '\'' {
+				b.WriteByte('\'')
+				p.i++
+				continue
+			}
+			p.i++
+			return b.String(), nil
+		}
+		b.WriteByte(p.src[p.i])
+	}
+	return "", p.fail("an unterminated '...' string")
+}
+
+func (p *parser) double(depth int) (string, bool, error) {
+	var b strings.Builder
+	literal := true
+	for p.i++; p.i < len(p.src); {
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), literal, nil
+		case c == '`' && p.i+1 < len(p.src):
+			b.WriteByte(p.src[p.i+1])
+			p.i += 2
+		case c == '$' && p.i+1 < len(p.src) && p.src[p.i+1] == '(':
+			literal = false
+			p.i++
+			if err := p.group(depth, '(', ')'); err != nil {
+				return "", false, err
+			}
+		case c == '$' && p.i+1 < len(p.src) && (isNameByte(p.src[p.i+1]) || p.src[p.i+1] == '{'):
+			literal = false
+			b.WriteByte(c)
+			p.i++
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", false, p.fail(`an unterminated "..." string`)
+}
+
+// here reads a here-string: @' or @" at the end of a line, up to a line
+// that starts with '@ or "@.
+func (p *parser) here(depth int) (string, bool, error) {
+	quote := p.src[p.i+1]
+	nl := strings.IndexByte(p.src[p.i+2:], '\n')
+	if nl < 0 {
+		return "", false, p.fail("an unterminated here-string")
+	}
+	body := p.i + 2 + nl + 1
+	closing := string(quote) + "@"
+	text := ""
+	if strings.HasPrefix(p.src[body:], closing) {
+		p.i = body + len(closing)
+	} else {
+		end := strings.Index(p.src[body:], "\n"+closing)
+		if end < 0 {
+			return "", false, p.fail("an unterminated here-string")
+		}
+		text = p.src[body : body+end]
+		p.i = body + end + 1 + len(closing)
+	}
+	if quote == '\'' {
+		return text, true, nil
+	}
+	// The subexpressions of an expandable here-string run.
+	for rest := text; ; {
+		j := strings.Index(rest, "$(")
+		if j < 0 {
+			break
+		}
+		end, err := matching(rest, j+2, '(', ')')
+		if err != nil {
+			return "", false, err
+		}
+		inner := &parser{src: rest[:end], i: j + 2}
+		if err := inner.script(depth + 1); err != nil {
+			return "", false, err
+		}
+		p.out = append(p.out, inner.out...)
+		rest = rest[end+1:]
+	}
+	return text, !strings.Contains(text, "$"), nil
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c == ':' || c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// Opaque reports a command whose effect this package cannot see, and why.
+func Opaque(c Command) (string, bool) {
+	if len(c.Args) > 0 && c.Args[0].Quoted {
+		return "", false // a string value, not a command
+	}
+	if len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Text, "[") {
+		return "a .NET call can change any file", true
+	}
+	if len(c.Args) > 0 && !c.Args[0].Literal {
+		return "its name is computed at run time", true
+	}
+	name := c.Name()
+	if (name == "&" || name == ".") && len(c.Args) > 1 {
+		if !c.Args[1].Literal {
+			return "it calls a command computed at run time", true
+		}
+		return Opaque(Command{Args: c.Args[1:]})
+	}
+	switch name {
+	case "invoke-expression", "iex":
+		return "Invoke-Expression runs text as code", true
+	case "start-process", "saps", "start", "start-job", "sajb", "start-threadjob":
+		return name + " runs a program with arguments it passes on", true
+	case "cmd", "bash", "sh", "zsh", "wsl", "pwsh", "powershell":
+		return name + " is another shell", true
+	}
+	return "", false
+}
+
+// Git is one git commit or git push a script runs.
+type Git struct {
+	Op  string // "commit" or "push"
+	Dir string // the directory it runs in (absolute)
+	// DirUnknown: the directory is computed at run time.
+	DirUnknown bool
+}
+
+// Analysis is what a script does that the gates judge.
+type Analysis struct {
+	Git []Git
+	// Writes are the files it writes (absolute, as written).
+	Writes []string
+	// Opaque names the commands it cannot see into, with why.
+	Opaque []string
+}
+
+// Analyze parses a script run in cwd and returns its git commits and
+// pushes, the files it writes and what it cannot see into. A script that
+// does not parse is an error (wrapping ErrSyntax).
+func Analyze(src, cwd string) (Analysis, error) {
+	cmds, err := Parse(src)
+	if err != nil {
+		return Analysis{}, err
+	}
+	var a Analysis
+	dir, dirKnown := cwd, true
+	join := func(p string) string {
+		if filepath.IsAbs(p) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || len(p) > 1 && p[1] == ':' {
+			return p // absolute, or a drive path
+		}
+		return dir + string(filepath.Separator) + p
+	}
+	for _, c := range cmds {
+		for _, r := range c.Redirects {
+			if r.Literal && !strings.EqualFold(r.Text, "$null") && r.Text != "" {
+				a.Writes = append(a.Writes, join(r.Text))
+			}
+		}
+		if len(c.Args) == 0 {
+			continue
+		}
+		if len(c.Args) > 1 && strings.HasPrefix(c.Args[0].Text, "$") && isAssign(c.Args[1].Text) {
+			// $x = <command>: the right-hand side runs.
+			c.Args = c.Args[2:]
+			if len(c.Args) == 0 {
+				continue
+			}
+		}
+		if why, ok := Opaque(c); ok {
+			a.Opaque = append(a.Opaque, c.Args[0].Text+": "+why)
+			continue
+		}
+		args := c.Args
+		if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
+			args = args[1:]
+		}
+		cmd := Command{Args: args}
+		switch name := cmd.Name(); name {
+		case "set-location", "sl", "cd", "chdir", "push-location", "pushd":
+			if to, ok := firstPath(args[1:], "path", "literalpath"); ok {
+				if to.Literal {
+					dir, dirKnown = filepath.Clean(join(to.Text)), true
+				} else {
+					dirKnown = false
+				}
+			}
+		case "pop-location", "popd":
+			dirKnown = false
+		case "git":
+			if g, ok := gitOp(args[1:], dir, dirKnown, join); ok {
+				a.Git = append(a.Git, g)
+			}
+		default:
+			a.Writes = append(a.Writes, writes(name, args[1:], join)...)
+		}
+	}
+	return a, nil
+}
+
+func isAssign(op string) bool {
+	switch op {
+	case "=", "+=", "-=", "*=", "/=", "%=", "??=":
+		return true
+	}
+	return false
+}
+
+func gitOp(args []Word, dir string, dirKnown bool, join func(string) string) (Git, bool) {
+	g := Git{Dir: dir, DirUnknown: !dirKnown}
+	for i := 0; i < len(args); i++ {
+		a := args[i].Text
+		switch {
+		case a == "-C" && i+1 < len(args):
+			i++
+			if !args[i].Literal {
+				g.DirUnknown = true
+			} else {
+				g.Dir = filepath.Clean(join(args[i].Text))
+				dir = g.Dir
+			}
+		case a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case !args[i].Literal:
+			return Git{Op: "commit or push", Dir: g.Dir, DirUnknown: true}, true
+		default:
+			if a == "commit" || a == "push" {
+				g.Op = a
+				return g, true
+			}
+			return Git{}, false
+		}
+	}
+	return Git{}, false
+}
+
+// writers lists the cmdlets (and aliases) that change files: the named
+// parameters that name a written file, and which positional arguments do.
+func writers(name string) (params []string, positions []int, ok bool) {
+	switch name {
+	case "set-content", "add-content", "clear-content", "ac", "clc", "out-file", "tee-object", "tee",
+		"new-item", "ni", "mkdir", "md", "remove-item", "ri", "rm", "rmdir", "rd", "del", "erase",
+		"export-csv", "export-clixml", "set-itemproperty", "sp":
+		return []string{"path", "literalpath", "filepath"}, []int{0}, true
+	case "copy-item", "cpi", "cp", "copy":
+		return []string{"destination"}, []int{1}, true
+	case "move-item", "mi", "mv", "move":
+		return []string{"path", "literalpath", "destination"}, []int{0, 1}, true
+	case "rename-item", "rni", "ren":
+		return []string{"path", "literalpath", "newname"}, []int{0, 1}, true
+	}
+	return nil, nil, false
+}
+
+// switches are the parameters of the writers that take no value.
+func isSwitch(param string) bool {
+	for _, s := range []string{"force", "recurse", "append", "noclobber", "nonewline", "passthru", "whatif", "confirm", "asbytestream", "container"} {
+		if strings.HasPrefix(s, param) {
+			return true
+		}
+	}
+	return false
+}
+
+func writes(name string, args []Word, join func(string) string) []string {
+	params, positions, ok := writers(name)
+	if !ok {
+		return nil
+	}
+	var out []string
+	add := func(w Word) {
+		if w.Text != "" {
+			for _, part := range strings.Split(w.Text, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, join(part))
+				}
+			}
+		}
+	}
+	pos := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i].Text
+		if strings.HasPrefix(a, "-") && len(a) > 1 && args[i].Literal {
+			param, value, hasValue := strings.Cut(a[1:], ":")
+			param = strings.ToLower(param)
+			named := false
+			for _, p := range params {
+				if strings.HasPrefix(p, param) {
+					named = true
+				}
+			}
+			switch {
+			case hasValue:
+				if named {
+					add(Word{Text: value, Literal: true})
+				}
+			case isSwitch(param):
+			case i+1 < len(args):
+				i++
+				if named {
+					add(args[i])
+				}
+			}
+			continue
+		}
+		for _, want := range positions {
+			if pos == want {
+				add(args[i])
+			}
+		}
+		if !strings.HasSuffix(a, ",") && (i+1 >= len(args) || !strings.HasPrefix(args[i+1].Text, ",")) {
+			pos++ // "a, b" is one argument: an array
+		}
+	}
+	return out
+}
+
+// firstPath is a location cmdlet's target: its -Path or -LiteralPath, or
+// its first positional argument.
+func firstPath(args []Word, params ...string) (Word, bool) {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i].Text)
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			for _, p := range params {
+				if strings.HasPrefix(p, a[1:]) && i+1 < len(args) {
+					return args[i+1], true
+				}
+			}
+			i++
+			continue
+		}
+		return args[i], true
+	}
+	return Word{}, false
+}
