@@ -111,6 +111,26 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+// TestOpenCodeApplyPatch: OpenCode offers gpt-5 models apply_patch
+// ({patchText}); the plugin passes it through and the binary makes it an
+// Edit of every file of the patch.
+func TestOpenCodeApplyPatch(t *testing.T) {
+	in := hooktest.HarnessFixture(t, "opencode/PreToolUse-bash", map[string]any{"tool_name": "apply_patch",
+		"tool_input": map[string]any{"patchText": "*** Begin Patch\n*** Update File: README.md\n@@\n-a\n+b\n*** Add File: docs/NEW.md\n+x\n*** End Patch\n"}})
+	h, _ := harness.Lookup("opencode")
+	data, err := h.Normalize(in, "PreToolUse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := payload.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ToolName != "Edit" || strings.Join(p.EditedPaths(), " ") != "README.md docs/NEW.md" {
+		t.Errorf("apply_patch: %s %q", p.ToolName, p.EditedPaths())
+	}
+}
+
 func TestPatchFiles(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** Delete File: c.go\n*** Add File: d/e.go\n+z\n*** Update File: a.go\n*** End Patch\n"
 	if got := strings.Join(payload.PatchFiles(patch), " "); got != "a.go b.go c.go d/e.go" {

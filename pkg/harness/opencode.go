@@ -7,18 +7,22 @@ import "github.com/magehook/magehook/pkg/hook"
 // pkg/settings.OpenCodePlugin) that runs the hook binary on
 // tool.execute.before and tool.execute.after with a Claude Code shaped
 // payload it builds itself — but for apply_patch ({patchText}, which it
-// offers gpt-* models instead of edit and write), mapped here onto an
-// Edit of every file of the patch. Answers are Claude Code's.
+// offers gpt-5 models instead of edit and write), mapped here onto an
+// Edit of every file of the patch. Answers are Claude Code's. The plugin
+// also asks SessionStart once per session for the context it adds to
+// every model call's system prompt.
 func opencode() Harness {
 	return Harness{
-		Name:     "opencode",
-		Client:   "OpenCode",
-		File:     ".opencode/plugins/magehook.js",
-		Layout:   Plugin,
-		Matchers: MatchClaude,
-		Trust:    "OpenCode loads every plugin in the project's .opencode/plugins at start, with no review.",
-		events:   func() []Name { return same("PreToolUse", "PostToolUse") },
-		render:   func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Claude) },
+		Name:      "opencode",
+		Client:    "OpenCode",
+		File:      ".opencode/plugins/magehook.js",
+		Layout:    Plugin,
+		Matchers:  MatchClaude,
+		Trust:     "OpenCode loads every plugin in the project's .opencode/plugins at start, with no review.",
+		events:    func() []Name { return same("SessionStart", "PreToolUse", "PostToolUse") },
+		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}, {"patch", "Edit"}} },
+		normalize: normalizeOpenCode,
+		render:    func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Claude) },
 	}
 }
 
