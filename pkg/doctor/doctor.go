@@ -160,11 +160,26 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	// The whole set, as install, list and dispatch check it: a repository's
+	// own handler named like a catalogue one is found even where it is
+	// not enabled.
+	if err := hook.ValidateSet(d.Handlers, nil); err != nil {
+		d.add(Problem, "handlers", "", "%v", err)
+	}
 	for _, name := range v.Values {
 		for _, h := range d.Handlers {
 			if h.Name == name {
 				if err := h.Validate(); err != nil {
 					d.add(Problem, "handler "+name, "", "%v", err)
+				}
+				if h.Verify != nil {
+					problems := h.Verify(cfg)
+					for _, p := range problems {
+						d.add(Problem, "handler "+name, file, "%s; run go tool mage hook:verify", p)
+					}
+					if len(problems) == 0 {
+						d.add(OK, "handler "+name, file, "its rules pass their examples")
+					}
 				}
 			}
 		}
@@ -235,13 +250,13 @@ func (d *doctor) checkSettings() {
 	var files []scopeFile
 	for _, s := range settings.Scopes {
 		path := s.Path(root, d.Home)
-		data, err := os.ReadFile(path)
-		if os.IsNotExist(err) {
-			d.add(Skip, "settings "+string(s), path, "%s is absent", path)
+		data, exists, err := settings.ReadFile(path)
+		if err != nil {
+			d.add(Problem, "settings "+string(s), path, "%s: %v", path, err)
 			continue
 		}
-		if err != nil {
-			d.add(Problem, "settings "+string(s), path, "%v", err)
+		if !exists {
+			d.add(Skip, "settings "+string(s), path, "%s is absent", path)
 			continue
 		}
 		top, hooks, err := settings.Load(data)
@@ -296,9 +311,9 @@ var ManagedSettings = "/etc/claude-code/managed-settings.json"
 
 // checkManaged reports managed settings that switch project hooks off.
 func (d *doctor) checkManaged() {
-	data, err := os.ReadFile(ManagedSettings)
-	if err != nil {
-		return
+	data, exists, err := settings.ReadFile(ManagedSettings)
+	if err != nil || !exists {
+		return // often unreadable to the user; nothing to say then
 	}
 	top, _, err := settings.Load(data)
 	if err != nil {
@@ -325,13 +340,13 @@ func (d *doctor) checkHarnesses() []string {
 		}
 		path := filepath.Join(root, settings.HarnessFile(h))
 		check := "harness " + h.Name
-		data, err := os.ReadFile(path)
-		if os.IsNotExist(err) {
-			d.add(Skip, check, path, "%s is absent", path)
+		data, exists, err := settings.ReadFile(path)
+		if err != nil {
+			d.add(Problem, check, path, "%s: %v", path, err)
 			continue
 		}
-		if err != nil {
-			d.add(Problem, check, path, "%v", err)
+		if !exists {
+			d.add(Skip, check, path, "%s is absent", path)
 			continue
 		}
 		if h.Layout == harness.Plugin {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -66,6 +67,10 @@ type Handler struct {
 	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
@@ -80,10 +85,6 @@ type Call struct {
 	Now func() time.Time
 	// Stderr takes diagnostics.
 	Stderr io.Writer
-	// Harness is the agent that fired the event (nil in calls built by
-	// hand: Claude Code). Text a handler writes for the model names that
-	// agent's commands (see WorktreeAdvice).
-	Harness Harness
 	// Budget is what a tool-gating decision may spend (nil on other
 	// events): an analysis checks Budget.Check at its loop points and
 	// Budget.CheckSize before it takes on its input, and returns the
@@ -94,12 +95,20 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
+
+	// agent is the harness value behind Harness (nil: Claude Code), for
+	// the words the model is given (WorktreeAdvice).
+	agent Harness
 }
 
 // WorktreeAdvice is how the model in the session should move its work to
 // a worktree of its own, in the words of the harness in use.
 func (c *Call) WorktreeAdvice() string {
-	h := c.Harness
+	h := c.agent
 	if h == nil {
 		h = ClaudeCode
 	}
@@ -109,13 +118,26 @@ func (c *Call) WorktreeAdvice() string {
 	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
 }
 
-// StateDir returns the absolute state directory (state.dir).
+// StateDir returns the absolute state directory (state.dir) with its
+// symbolic links resolved, and an error when they lead out of the
+// directory of the .toolingrc that sets it (a repository must not point
+// magehook's logs elsewhere). Write below it with package confined or
+// jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
-	v, err := c.Config.Get(toolingrc.KeyStateDir)
+	return StateDir(c.Config)
+}
+
+// StateDir is Call.StateDir for a configuration.
+func StateDir(cfg *toolingrc.Config) (string, error) {
+	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
 		return "", err
 	}
-	return v.Abs(), nil
+	dir, err := confined.Dir(v.Home, v.Abs())
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	}
+	return dir, nil
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher

@@ -12,11 +12,11 @@
 //     runs the checkout's hook binary with a hook: target; see Owner);
 //     every other key and every foreign hook stays, with numbers and text
 //     exactly as read, and our entries stay where they were.
-//   - Writes are atomic (github.com/google/renameio/v2, in the file's own
-//     directory), follow a symbolic link to its target, keep the file's
-//     mode, keep a timestamped backup of the bytes they replace, and start
-//     over when the file changed on disk while they worked. A write that
-//     would change nothing does not touch the file.
+//   - Writes are a compare-and-swap (see Rewrite.Run): never over bytes
+//     magehook did not read, atomic, in the file's own directory; they
+//     follow a symbolic link to its target, keep the file's mode, owner,
+//     group and line endings, and back up the bytes they replace. A write
+//     that would change nothing does not touch the file.
 package settings
 
 import (

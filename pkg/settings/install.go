@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -93,14 +94,18 @@ func (in Installer) Owner() Owner {
 
 func (in Installer) owner(current []byte) Owner {
 	docs := [][]byte{current}
-	if state, err := in.Config.Get(toolingrc.KeyStateDir); err == nil {
-		docs = append(docs, backups(filepath.Join(state.Abs(), "backups"), BackupPrefix(in.backupName(), in.Path()))...)
+	if state, err := hook.StateDir(in.Config); err == nil {
+		docs = append(docs, readBackups(filepath.Join(state, "backups"), BackupPrefix(in.backupName(), in.Path()))...)
 	}
 	return OwnerFor(in.Config, docs...)
 }
 
 func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) {
-	state, err := in.Config.Get(toolingrc.KeyStateDir)
+	state, err := hook.StateDir(in.Config)
+	if err != nil {
+		return Outcome{}, err
+	}
+	backups, err := confined.Dir(state, "backups")
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -119,7 +124,8 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Path:         path,
 		Edit:         edit,
 		Normalize:    normalize,
-		BackupDir:    filepath.Join(state.Abs(), "backups"),
+		NotJSON:      h.Layout == harness.Plugin,
+		BackupDir:    backups,
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
 		DryRun:       in.DryRun,

@@ -194,8 +194,8 @@ func ExpandProjectDir(s, root string) string {
 	return s
 }
 
-// backups returns the backups kept of a file, newest last.
-func backups(dir, prefix string) [][]byte {
+// readBackups returns the backups kept of a file, newest last.
+func readBackups(dir, prefix string) [][]byte {
 	names, _ := filepath.Glob(filepath.Join(dir, prefix+".*.bak"))
 	sort.Strings(names)
 	var out [][]byte
