@@ -53,20 +53,17 @@ func normalizeCodex(_ *Harness, m map[string]any, common string) {
 		delete(m, "tool_name")
 	}
 	// PostToolUse's tool_response is always a string: the command's
-	// output for a shell call, "Exit code: N\nWall time: ...\nOutput:\n..."
-	// for apply_patch. Claude Code's success test reads an object as a
-	// success and a string as a failure, so say which it is.
+	// output for a shell call (no exit code: success is unknown, and the
+	// string stays, which Claude Code's success test reads as no success),
+	// "Exit code: N\nWall time: ...\nOutput:\n..." for apply_patch, which
+	// says which it was.
 	if s, ok := m["tool_response"].(string); ok && common == "PostToolUse" {
-		code, known := exitCodeAfter(s, "Exit code:")
-		switch {
-		case known && code != 0:
-			failed(m, s)
-		default:
-			resp := map[string]any{"output": s}
-			if known {
-				resp["exit_code"] = code
+		if code, known := exitCodeAfter(s, "Exit code:"); known {
+			if code != 0 {
+				failed(m, s)
+			} else {
+				m["tool_response"] = map[string]any{"output": s, "exit_code": code}
 			}
-			m["tool_response"] = resp
 		}
 	}
 }
