@@ -67,6 +67,10 @@ type Handler struct {
 	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
@@ -91,6 +95,10 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
