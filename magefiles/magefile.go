@@ -1,7 +1,9 @@
 //go:build mage
 
 // This repository's own build. It imports the magehook plugin, as any
-// repository would, and adds the targets only this repository needs.
+// repository would, and adds the targets only this repository needs. The
+// hook:<event> targets (one per agent event) are what the agents run; go
+// tool mage -h <target> tells more of any target.
 package main
 
 import (
@@ -57,12 +59,16 @@ func Fuzz() error {
 	targets := []struct{ pkg, name string }{
 		{"./pkg/payload", "FuzzScan"},
 		{"./pkg/payload", "FuzzParse"},
+		{"./pkg/payload", "FuzzMapStrings"},
+		{"./pkg/payload", "FuzzUnquote"},
+		{"./pkg/payload", "FuzzSucceededAsEncodingJSON"},
 		{"./pkg/hook", "FuzzDispatch"},
 		{"./pkg/settings", "FuzzInstall"},
 		{"./pkg/jsontree", "FuzzRoundTrip"},
 		{"./pkg/toolingrc", "FuzzParse"},
 		{"./pkg/gitcmd", "FuzzAnalyze"},
 		{"./pkg/redact", "FuzzString"},
+		{"./pkg/redact", "FuzzStringAsEveryRule"},
 	}
 	for _, t := range targets {
 		if err := sh.RunV("go", "test", "-run=^$", "-fuzz=^"+t.name+"$", "-fuzztime="+budget, t.pkg); err != nil {

@@ -38,14 +38,12 @@ package branchguard
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -128,10 +126,6 @@ func edit(tool, cwd, path string, protected map[string]bool) (string, error) {
 	return "", nil
 }
 
-// readScript reads a script the command runs, for the analysis to follow:
-// only a regular file, so a FIFO never blocks the gate.
-func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
-
 // parseError is a command the analysis cannot read: the gate denies it,
 // with this message.
 type parseError struct{ msg string }
@@ -149,8 +143,7 @@ func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: c.Payload.CWD, Home: home, Getenv: c.Getenv, ReadFile: readScript, Stat: os.Stat,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit()})
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(c.Payload.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, &parseError{"branchguard cannot check this command: " + err.Error() + "."}
 	}

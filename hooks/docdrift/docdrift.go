@@ -80,7 +80,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv})
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, c.Getenv("HOME"), c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}
@@ -88,15 +88,18 @@ func run(c *hook.Call) (hook.Result, error) {
 	seen := map[string]bool{}
 	var notes []string
 	for _, cmd := range a.Commands {
-		inv := cmd.Git
-		if inv == nil || inv.Sub != "commit" || inv.Help || inv.Exits || inv.Dir == "" {
+		if !cmd.Runs("commit") {
+			continue
+		}
+		dir, gitDir, dynamic := cmd.Git.Where()
+		if dynamic != "" {
 			continue
 		}
 		var repo gitrepo.Repo
-		if inv.GitDir != "" {
-			repo, err = gitrepo.Open(inv.Dir, inv.GitDir)
+		if gitDir != "" {
+			repo, err = gitrepo.Open(dir, gitDir)
 		} else {
-			repo, err = gitrepo.Find(inv.Dir)
+			repo, err = gitrepo.Find(dir)
 		}
 		if err != nil || seen[repo.Root] {
 			continue

@@ -241,7 +241,10 @@ func TestClaudeStopguardBlocksOnce(t *testing.T) {
 	t.Parallel()
 	c := newConsumer(t, catalogue+"guard.stopcheck sh -c \"echo tests failed: TestLive; exit 1\"\n")
 	c.installClaude(t)
-	srv, err := modelserver.Start(modelserver.Script{Key: "finish", Steps: []modelserver.Step{{Text: "I am done"}}, Final: "fixed it"})
+	// The model changes a file first: stopguard checks only a stop after
+	// files changed (issue 17).
+	srv, err := modelserver.Start(modelserver.Script{Key: "finish", Steps: []modelserver.Step{
+		{Calls: []modelserver.Call{modelserver.Bash("echo wip > work.txt")}}, {Text: "I am done"}}, Final: "fixed it"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,8 +264,8 @@ func TestClaudeStopguardBlocksOnce(t *testing.T) {
 	if stops[0].Payload["stop_hook_active"] != false || stops[1].Payload["stop_hook_active"] != true {
 		t.Errorf("stop_hook_active: first %v, second %v; want false then true", stops[0].Payload["stop_hook_active"], stops[1].Payload["stop_hook_active"])
 	}
-	if n := len(srv.Scripted()); n != 2 {
-		t.Errorf("the model was asked %d times, want 2 (the answer, then after the block)", n)
+	if n := len(srv.Scripted()); n != 3 {
+		t.Errorf("the model was asked %d times, want 3 (the change, the answer, then after the block)", n)
 	}
 }
 

@@ -169,6 +169,15 @@ func (d *doctor) checkToolingrc() {
 				if err := h.Validate(); err != nil {
 					d.add(Problem, "handler "+name, "", "%v", err)
 				}
+				if h.Verify != nil {
+					problems := h.Verify(cfg)
+					for _, p := range problems {
+						d.add(Problem, "handler "+name, file, "%s; run go tool mage hook:verify", p)
+					}
+					if len(problems) == 0 {
+						d.add(OK, "handler "+name, file, "its rules pass their examples")
+					}
+				}
 			}
 		}
 	}

@@ -545,7 +545,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...)})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: d.Harness.Name})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

@@ -67,6 +67,10 @@ type Handler struct {
 	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
@@ -91,6 +95,10 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
@@ -134,6 +142,9 @@ func (h Handler) Validate() error {
 		if _, ok := Lookup(name); !ok {
 			return fmt.Errorf("handler %s: unknown event %q", h.Name, name)
 		}
+	}
+	if h.Matcher == "" || h.Matcher == "*" || isExactList(h.Matcher) {
+		return nil // nothing to compile: the check runs on every call
 	}
 	if _, err := compileMatcher(h.Matcher); err != nil {
 		return fmt.Errorf("handler %s: %w", h.Name, err)

@@ -187,8 +187,8 @@ func (p *Payload) rawField(key string) *json.RawMessage {
 	return nil
 }
 
-// decodeString decodes a JSON string, without the decoder when it holds
-// no escapes.
+// decodeString decodes a JSON string without encoding/json, whose
+// Unmarshal scans the text twice and copies it through reflection.
 func decodeString(raw json.RawMessage, dst *string) error {
 	if len(raw) < 2 || raw[0] != '"' {
 		return fmt.Errorf("not a string")
@@ -197,7 +197,12 @@ func decodeString(raw json.RawMessage, dst *string) error {
 		*dst = string(raw[1 : len(raw)-1])
 		return nil
 	}
-	return json.Unmarshal(raw, dst)
+	v, err := unquote(bytes.TrimRight(raw, " \t\r\n"))
+	if err != nil {
+		return json.Unmarshal(raw, dst) // for encoding/json's message
+	}
+	*dst = v
+	return nil
 }
 
 func typeError(key string, raw json.RawMessage, want string) error {

@@ -126,6 +126,19 @@ type Payload struct {
 
 	// Raw is the whole payload as read, unknown fields included.
 	Raw json.RawMessage `json:"-"`
+
+	// succeeded remembers Succeeded's answer for the tool_response it read:
+	// every PostToolUse handler asks, and the response may be megabytes.
+	succeeded struct {
+		resp []byte
+		ok   bool
+	}
+	// input is tool_input split into its members, for InputString.
+	input struct {
+		of      []byte
+		split   bool
+		members []rawMember
+	}
 }
 
 // Untyped returns the top-level fields a harness sends that Payload
