@@ -7,6 +7,7 @@ package hooks
 import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/hooks/branchguard"
+	"github.com/magehook/magehook/hooks/cmdguard"
 	"github.com/magehook/magehook/hooks/configguard"
 	"github.com/magehook/magehook/hooks/contextfile"
 	"github.com/magehook/magehook/hooks/decisionlog"
@@ -29,6 +30,7 @@ func All() []hook.Handler {
 	return []hook.Handler{
 		sessionclock.Handler,
 		branchguard.Handler,
+		cmdguard.Handler,
 		configguard.Handler,
 		stopguard.Handler,
 		auditlog.Handler,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/pkg/hooktest"
 )
 
 func TestEveryHandlerIsDeclaredAndDocumented(t *testing.T) {
@@ -77,4 +78,31 @@ func packageDoc(t *testing.T, name string) string {
 	}
 	t.Fatalf("hooks/%s: no package doc (the handler's directory must be named after it)", name)
 	return ""
+}
+
+// TestTheWholeCatalogueRunsOnAMinimalConfiguration enables every handler
+// with no other key (what the bench measures) and feeds it every payload
+// fixture: no handler may fail, and no event may be blocked for it.
+func TestTheWholeCatalogueRunsOnAMinimalConfiguration(t *testing.T) {
+	var lines []string
+	for _, h := range hooks.All() {
+		lines = append(lines, "hook.enable "+h.Name)
+	}
+	root := hooktest.Checkout(t, lines...)
+	fixtures, _ := filepath.Glob(filepath.Join(hooktest.Dir, "*", "*.json"))
+	if len(fixtures) < 40 {
+		t.Fatalf("only %d fixtures", len(fixtures))
+	}
+	for _, f := range fixtures {
+		event := filepath.Base(filepath.Dir(f))
+		name := event + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
+		out := hooktest.Run(t, hooks.All(), root, event, name, nil)
+		if strings.Contains(out.Stderr, " failed") || out.Code == 2 || out.Code == 3 {
+			t.Errorf("%s: %+v", name, out)
+		}
+	}
+	// The handlers ran: lastpayload kept the events it saw.
+	if kept, _ := filepath.Glob(filepath.Join(root, ".magehook", "last", "*", "*.json")); len(kept) < 20 {
+		t.Errorf("lastpayload kept %d payloads", len(kept))
+	}
 }

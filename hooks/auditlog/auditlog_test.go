@@ -11,6 +11,7 @@ import (
 	"github.com/magehook/magehook/hooks/auditlog"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/payload"
 )
 
 var denier = hook.Handler{Name: "denier", Purpose: "p", Events: []string{"PreToolUse"}, Matcher: "Bash", Policy: hook.Gatekeeper,
@@ -95,5 +96,119 @@ func TestAuditLog(t *testing.T) {
 	}
 	if n := len(recs[6].Target); n > auditlog.MaxTarget+40 || !strings.Contains(recs[6].Target, "bytes cut") {
 		t.Errorf("a long command is cut: %d bytes", n)
+	}
+}
+
+func TestChangedFilesAndSuccessPerHarness(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable auditlog")
+	hs := []hook.Handler{auditlog.Handler}
+	hooktest.Run(t, hs, root, "PostToolUse", "PostToolUse/bash-editdiff", map[string]any{"session_id": "s1"})
+	hooktest.Run(t, hs, root, "PostToolUseFailure", "PostToolUseFailure/bash", map[string]any{"session_id": "s1"})
+	hooktest.Run(t, hs, root, "PostToolUse", "PostToolUse/bash-failure", map[string]any{"session_id": "s1"})
+	recs := readAudit(t, root, "s1")
+	if len(recs) != 3 {
+		t.Fatalf("%d lines", len(recs))
+	}
+	e := recs[0]
+	if e.Success == nil || !*e.Success || len(e.ChangedFiles) != 2 || !strings.HasSuffix(e.ChangedFiles[0], "/consumer/README.md") ||
+		!strings.HasSuffix(e.ChangedFiles[1], "/consumer/notes.txt") || e.MoreFiles != 0 {
+		t.Errorf("bashEditDiff: %+v", e)
+	}
+	if f := recs[1]; f.Success == nil || *f.Success || f.ExitCode == nil || *f.ExitCode != 2 {
+		t.Errorf("PostToolUseFailure: %+v", f)
+	}
+	if f := recs[2]; f.Success == nil || *f.Success || f.ExitCode == nil || *f.ExitCode != 1 {
+		t.Errorf("an Error: Exit code string: %+v", f)
+	}
+	// Codex sends the output as a string: it says nothing about success.
+	p := hooktest.Payload(t, "PostToolUse/bash-editdiff", nil)
+	p.ToolResponse = []byte(`"total 0\n"`)
+	if _, reported := auditlog.Success("PostToolUse", "codex", p); reported {
+		t.Error("a Codex output string is no success report")
+	}
+	p.ToolResponse = []byte(`"Error: command failed"`)
+	if ok, reported := auditlog.Success("PostToolUse", "codex", p); ok || !reported {
+		t.Error("a Codex error string is a failure")
+	}
+	if ok, reported := auditlog.Success("PostToolUse", "claude", p); ok || !reported {
+		t.Error("Claude Code's Error string is a failure")
+	}
+}
+
+func readAudit(t *testing.T, root, session string) []auditlog.Record {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, ".magehook", "audit", session+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []auditlog.Record
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r auditlog.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestOtherHarnessesFailuresAreFailures(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable auditlog")
+	hs := []hook.Handler{auditlog.Handler}
+	for _, c := range []struct{ harness, fixture, event string }{
+		{"copilot", "copilot/PostToolUse-bash-failed", "PostToolUse"},
+		{"gemini", "gemini/AfterTool-shell-failed", "PostToolUse"},
+	} {
+		out := hooktest.RunHarness(t, hs, c.harness, c.event, hooktest.HarnessFixture(t, c.fixture, map[string]any{"cwd": root, "session_id": "h-" + c.harness}))
+		if out.Code != 0 {
+			t.Fatalf("%s: %+v", c.harness, out)
+		}
+		recs := readAudit(t, root, "h-"+c.harness)
+		if len(recs) != 1 || recs[0].Success == nil || *recs[0].Success {
+			t.Errorf("%s: %+v", c.harness, recs)
+		}
+	}
+}
+
+func TestTargetKeepsOnlyWhatTheLogNeeds(t *testing.T) {
+	tests := []struct {
+		name, tool, input, want string
+	}{
+		{"a Copilot command in toolArgs", "bash", `"{\"command\":\"git push origin main\",\"description\":\"Push\"}"`, "git push origin main"},
+		{"a Copilot file creation", "create", `"{\"path\":\"src/a.go\",\"file_text\":\"package a // secret body\"}"`, "src/a.go"},
+		{"an MCP tool with a file", "mcp__fs__write", `{"filePath":"/w/x.txt","content":"body"}`, "/w/x.txt"},
+		{"an unknown tool with no path", "mcp__db__query", `{"sql":"SELECT 1","content":"body"}`, ""},
+		{"AskUserQuestion keeps headers, not answers", "AskUserQuestion",
+			`{"questions":[{"header":"Deploy","question":"Where?","options":[{"label":"prod"}]}],"answers":{"Where?":"my password is hunter2"}}`, "Deploy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &payload.Payload{ToolName: tt.tool, ToolInput: json.RawMessage(tt.input)}
+			if got := auditlog.Target(p); got != tt.want {
+				t.Errorf("Target = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCopilotRecordsKeepOnlyTheTarget runs Copilot's own payloads through
+// the harness mapping: the record's target is the command or the path,
+// never the whole input (a file creation's input holds the file).
+func TestCopilotRecordsKeepOnlyTheTarget(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable auditlog")
+	for fixture, input := range map[string]map[string]any{
+		"copilot/PreToolUse-bash":   {"command": "git push origin main", "description": "push"},
+		"copilot/PreToolUse-create": {"path": "src/a.go", "file_text": "package a // the whole file"},
+	} {
+		stdin := hooktest.HarnessFixture(t, fixture, map[string]any{"cwd": root, "session_id": "abc123", "tool_input": input})
+		hooktest.RunHarness(t, []hook.Handler{auditlog.Handler}, "copilot", "PreToolUse", stdin)
+	}
+	recs := records(t, root)
+	targets := map[string]bool{}
+	for _, r := range recs {
+		targets[r.Target] = true
+	}
+	if len(recs) != 2 || !targets["git push origin main"] || !targets["src/a.go"] {
+		t.Fatalf("records %+v", recs)
 	}
 }

@@ -79,7 +79,6 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -92,11 +91,6 @@ var Handler = hook.Handler{
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }
-
-// WorkdirFields are the tool-input fields that set where a shell command
-// runs, in the common payload (a harness's own argument is mapped onto
-// one of them: OpenCode's and Codex's workdir, Gemini's dir_path, ...).
-var workdirFields = [...]string{"workdir", "dir_path", "cwd", "directory", "working_directory"}
 
 func run(c *hook.Call) (hook.Result, error) {
 	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
@@ -166,26 +160,14 @@ func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
 	return nil, nil
 }
 
-// readScript reads a script the command runs, for the analysis to follow:
-// only a regular file, so a FIFO never blocks the gate.
-func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
-
 // Dir returns where a shell tool call runs: the tool input's
 // working-directory argument (relative to the cwd), else the cwd.
 func Dir(c *hook.Call) string {
-	p := c.Payload
-	for _, f := range workdirFields {
-		if d, ok := p.InputString(f); ok && d != "" {
-			if strings.HasPrefix(d, "~/") && c.Getenv != nil {
-				d = filepath.Join(c.Getenv("HOME"), d[2:])
-			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(p.CWD, d)
-			}
-			return filepath.Clean(d)
-		}
+	home := ""
+	if c.Getenv != nil {
+		home = c.Getenv("HOME")
 	}
-	return p.CWD
+	return c.Payload.WorkDir(home)
 }
 
 func bash(c *hook.Call, protect []string) ([]Finding, error) {
@@ -198,7 +180,7 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check, ReadFile: readScript}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil

@@ -37,6 +37,9 @@ type Input struct {
 	MaxBytes int
 	// ReadFile reads scripts and configuration (os.ReadFile when nil).
 	ReadFile func(string) ([]byte, error)
+	// Shared: take the analysis the other gates of this hook run share
+	// (gitcmd.Shared with gitcmd.HookOptions).
+	Shared bool
 }
 
 // Finding is one reason to deny.
@@ -103,8 +106,14 @@ func Check(in Input) (*Report, error) {
 	if in.ReadFile == nil {
 		in.ReadFile = os.ReadFile
 	}
-	a, err := gitcmd.Analyze(in.Command, gitcmd.Options{Dir: in.Dir, Home: in.Home, Getenv: in.Getenv,
-		ReadFile: in.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes})
+	var a *gitcmd.Analysis
+	var err error
+	if in.Shared {
+		a, err = gitcmd.Shared(in.Command, gitcmd.HookOptions(in.Dir, in.Home, in.Getenv, in.Deadline, in.MaxBytes))
+	} else {
+		a, err = gitcmd.Analyze(in.Command, gitcmd.Options{Dir: in.Dir, Home: in.Home, Getenv: in.Getenv,
+			ReadFile: in.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,15 +1,18 @@
 // Package commitmsg is a git commit-msg hook: it strips AI boilerplate from
-// commit messages and, when the checkout asks for it, refuses a subject
-// that is not a Conventional Commit. It is not a Claude Code event: git
-// runs it for every commit, the agent's and a human's alike.
+// commit messages and, in a project with automated versioning (or when the
+// checkout asks for it), refuses a subject that is not a Conventional
+// Commit. It is not a Claude Code event: git runs it for every commit, the
+// agent's and a human's alike.
 //
 // # PURPOSE
 //
 // Commit messages are the project's history, not an advertisement: lines
 // such as "Co-Authored-By: Claude <noreply@anthropic.com>" and
-// "🤖 Generated with [Claude Code](...)" are removed. With
-// commit.conventional yes in .toolingrc, a subject that is not a
-// Conventional Commit (type(scope)!: description) is refused, saying why.
+// "🤖 Generated with [Claude Code](...)" are removed. A project whose
+// releases are computed from its commits (seed 002: .versionrc.json or a
+// commitlint configuration present) gets its subjects checked as
+// Conventional Commits (type(scope)!: description) — by commitlint when it
+// is installed, by a built-in check otherwise; a refusal says why.
 //
 // # HOW IT WORKS
 //
@@ -19,11 +22,19 @@
 //     Claude Code" lines and a lone robot-emoji line are removed, then
 //     repeated and trailing blank lines; the file is rewritten only when
 //     it changed.
-//  3. With commit.conventional yes, the first line must read
-//     <type>[(<scope>)][!]: <description>, type one of feat, fix, docs,
-//     style, refactor, perf, test, build, ci, chore, revert. Merge,
-//     Revert, fixup! and squash! subjects pass.
-//  4. hook:install -githook installs the hook into the directory git
+//  3. Whether subjects are checked: commit.conventional, when .toolingrc
+//     sets it, decides (yes or no). Otherwise they are checked in a
+//     versioned project — the root holds .versionrc.json, or a commitlint
+//     configuration (commitlint.config.{js,cjs,mjs,ts,cts,mts},
+//     .commitlintrc, .commitlintrc.{json,yaml,yml,js,cjs,mjs,ts}) — and
+//     not elsewhere (strip only).
+//  4. The check is commitlint's when it is installed (node_modules/.bin
+//     of the root, then PATH): commitlint --edit <file>, in the root,
+//     within 60 s; its output is the reason. Otherwise the built-in check:
+//     the first line must read <type>[(<scope>)][!]: <description>, type
+//     one of feat, fix, docs, style, refactor, perf, test, build, ci,
+//     chore, revert. Merge, Revert, fixup! and squash! subjects pass.
+//  5. hook:install -githook installs the hook into the directory git
 //     really uses (core.hooksPath, or the common hooks directory of linked
 //     worktrees). An existing commit-msg hook of another tool is kept and
 //     chained: one line calling magehook is inserted after its #! line. It
@@ -42,10 +53,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/gitx"
@@ -158,6 +171,83 @@ func Process(file string, conventional bool) error {
 	}
 	if conventional {
 		return CheckConventional(clean)
+	}
+	return nil
+}
+
+// VersionFiles are the files that mark a project with automated
+// versioning, whose commit subjects are checked.
+func VersionFiles() []string {
+	return []string{".versionrc.json",
+		"commitlint.config.js", "commitlint.config.cjs", "commitlint.config.mjs", "commitlint.config.ts", "commitlint.config.cts", "commitlint.config.mts",
+		".commitlintrc", ".commitlintrc.json", ".commitlintrc.yaml", ".commitlintrc.yml", ".commitlintrc.js", ".commitlintrc.cjs", ".commitlintrc.mjs", ".commitlintrc.ts"}
+}
+
+// Versioned returns the file that marks root as a versioned project, or "".
+func Versioned(root string) string {
+	for _, f := range VersionFiles() {
+		if info, err := os.Stat(filepath.Join(root, f)); err == nil && info.Mode().IsRegular() {
+			return f
+		}
+	}
+	return ""
+}
+
+// Commitlint returns the commitlint program for root: the project's own
+// (node_modules/.bin), else one on PATH, else "".
+func Commitlint(root string) string {
+	local := filepath.Join(root, "node_modules", ".bin", "commitlint")
+	if info, err := os.Stat(local); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+		return local
+	}
+	if p, err := exec.LookPath("commitlint"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// CommitlintTimeout bounds a commitlint run.
+const CommitlintTimeout = 60 * time.Second
+
+// Check is the whole hook for the message file of a commit in root:
+// clean it, then check its subject when conventional says so ("yes"),
+// or, when conventional is unset (""), when root is a versioned project.
+// The check is commitlint's when it is installed, the built-in one
+// otherwise.
+func Check(ctx context.Context, file, root, conventional string) error {
+	enforce := conventional == "yes"
+	if conventional == "" {
+		enforce = Versioned(root) != ""
+	}
+	if err := Process(file, false); err != nil {
+		return err
+	}
+	if !enforce {
+		return nil
+	}
+	lint := Commitlint(root)
+	if lint == "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		return CheckConventional(string(data))
+	}
+	ctx, cancel := context.WithTimeout(ctx, CommitlintTimeout)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, lint, "--edit", file)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(out.String())
+		if ctx.Err() != nil {
+			msg = fmt.Sprintf("it did not finish in %s", CommitlintTimeout)
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return fmt.Errorf("commitlint refused the message:\n%s", msg)
 	}
 	return nil
 }

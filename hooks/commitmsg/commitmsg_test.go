@@ -121,3 +121,63 @@ func TestProcessRewritesAndRefuses(t *testing.T) {
 		t.Error("a non-conventional subject passed")
 	}
 }
+
+func TestVersionedProjectsAreChecked(t *testing.T) {
+	const bad = "Add f\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n"
+	check := func(root, conventional, msg string) (string, error) {
+		file := filepath.Join(t.TempDir(), "COMMIT_EDITMSG")
+		os.WriteFile(file, []byte(msg), 0o644)
+		err := commitmsg.Check(context.Background(), file, root, conventional)
+		data, _ := os.ReadFile(file)
+		return string(data), err
+	}
+	plain := t.TempDir()
+	if got, err := check(plain, "", bad); err != nil || got != "Add f\n" {
+		t.Errorf("a project without versioning is only stripped: %q %v", got, err)
+	}
+	if _, err := check(plain, "yes", bad); err == nil || !strings.Contains(err.Error(), "has no type") {
+		t.Errorf("commit.conventional yes checks anywhere: %v", err)
+	}
+	for _, marker := range []string{".versionrc.json", "commitlint.config.js", ".commitlintrc.yml"} {
+		root := t.TempDir()
+		os.WriteFile(filepath.Join(root, marker), []byte("{}\n"), 0o644)
+		if _, err := check(root, "", bad); err == nil || !strings.Contains(err.Error(), "has no type") {
+			t.Errorf("%s marks a versioned project: %v", marker, err)
+		}
+		if _, err := check(root, "", "feat: add f\n"); err != nil {
+			t.Errorf("%s: %v", marker, err)
+		}
+		if _, err := check(root, "no", bad); err != nil {
+			t.Errorf("commit.conventional no is the explicit switch: %v", err)
+		}
+	}
+}
+
+func TestCommitlintIsUsedWhenInstalled(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "commitlint.config.js"), []byte("module.exports = {}\n"), 0o644)
+	bin := filepath.Join(root, "node_modules", ".bin")
+	os.MkdirAll(bin, 0o755)
+	// A stand-in for commitlint at the process boundary: it reads the file
+	// --edit names, refuses a subject without "type: " or a message that
+	// still holds the boilerplate, and says which, as commitlint does.
+	script := "#!/bin/sh\n[ \"$1\" = --edit ] || { echo usage >&2; exit 9; }\n" +
+		"grep -q Claude \"$2\" && { echo '✖ boilerplate left' ; exit 1; }\n" +
+		"head -1 \"$2\" | grep -qE '^[a-z]+: ' || { echo '✖   subject may not be empty [subject-empty]'; exit 1; }\n" +
+		"echo ok > \"$PWD/linted\"\n"
+	os.WriteFile(filepath.Join(bin, "commitlint"), []byte(script), 0o755)
+	file := filepath.Join(t.TempDir(), "COMMIT_EDITMSG")
+	os.WriteFile(file, []byte("Add f\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n"), 0o644)
+	err := commitmsg.Check(context.Background(), file, root, "")
+	if err == nil || !strings.Contains(err.Error(), "commitlint refused the message:\n✖   subject may not be empty [subject-empty]") {
+		t.Errorf("commitlint's verdict, on the cleaned message: %v", err)
+	}
+	os.WriteFile(file, []byte("Feat: add f\n"), 0o644) // the built-in check would refuse the capital
+	os.WriteFile(filepath.Join(bin, "commitlint"), []byte("#!/bin/sh\necho ok > \"$PWD/linted\"\n"), 0o755)
+	if err := commitmsg.Check(context.Background(), file, root, ""); err != nil {
+		t.Errorf("commitlint decides, not the built-in check: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "linted")); err != nil {
+		t.Error("commitlint did not run in the root")
+	}
+}

@@ -19,7 +19,8 @@
 //     .claude/settings*.json, .codex/hooks.json, .gemini/settings.json,
 //     .github/hooks/*.json, .cursor/hooks.json,
 //     .opencode/plugins/magehook.js; under the home directory they are the
-//     user-scope files); and the hook binary (hook.binary).
+//     user-scope files); and the hook binary (hook.binary, the main
+//     checkout's for a linked worktree, and the binary answering the call).
 //  3. The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
 //     whether it comes as Codex's tool or through a shell (payload
@@ -45,6 +46,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/realpath"
@@ -122,17 +124,42 @@ func newGuard(c *hook.Call) (*guard, error) {
 	for _, pat := range settings.WiringPatterns() {
 		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
 	}
+	addBinary := func(path string) {
+		g.binary = append(g.binary, filepath.Clean(path))
+		if r, err := realpath.Resolve(path); err == nil {
+			g.binary = append(g.binary, r)
+		}
+	}
 	if c.Config != nil {
 		v, err := c.Config.Get(toolingrc.KeyHookBinary)
 		if err != nil {
 			return nil, err
 		}
-		g.binary = append(g.binary, filepath.Clean(v.Abs()))
-		if r, err := realpath.Resolve(v.Abs()); err == nil {
-			g.binary = append(g.binary, r)
+		addBinary(v.Abs())
+		// A linked worktree's sessions may run the main checkout's binary.
+		if main := mainCheckout(c.Config.Root()); main != "" {
+			addBinary(filepath.Join(main, filepath.FromSlash(v.String())))
 		}
 	}
+	// The binary answering this call is the hook binary, wherever it lives.
+	if exe, err := os.Executable(); err == nil {
+		addBinary(exe)
+	}
 	return g, nil
+}
+
+// mainCheckout is the main checkout of the linked worktree holding dir, or
+// "" when dir is not in one.
+func mainCheckout(dir string) string {
+	repo, err := gitrepo.Find(dir)
+	if err != nil {
+		return ""
+	}
+	gitDir := filepath.ToSlash(repo.GitDir)
+	if i := strings.LastIndex(gitDir, "/.git/worktrees/"); i >= 0 {
+		return filepath.FromSlash(gitDir[:i])
+	}
+	return ""
 }
 
 // guarded says what a path is when it is guarded ("" when it is not). It

@@ -19,7 +19,22 @@
 //
 // Each line: {"schema": "magehook-decision/1", "time", "session",
 // "tool_use_id", "questions": [{"question", "header", "options": [label],
-// "multiSelect"}], "answers": {question: answer}}.
+// "multiSelect"}], "answers": {question: answer}}. The JSON Schema is
+// schemas/decision-log.schema.json (the source of truth); the tests
+// validate testdata/decisions/sample.jsonl and the handler's own lines
+// against it.
+//
+// # ROTATION
+//
+// Before a line would take decisions.jsonl past 5 MB, the file is rotated
+// under the log's lock: decisions.jsonl.9 becomes .10 (the old .10 is
+// dropped), ..., decisions.jsonl.1 becomes .2, decisions.jsonl becomes .1,
+// and the line starts a new decisions.jsonl. So the newest decisions are
+// in decisions.jsonl and the oldest kept in decisions.jsonl.10; read them
+// newest last with: cat decisions.jsonl.{10..1} decisions.jsonl. No line
+// is lost to a rotation, even with parallel hooks. The log is runtime
+// state: keep state.dir out of git; what you distil from it is what gets
+// committed.
 //
 // # EXIT CODES
 //
@@ -112,6 +127,6 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	log := jsonlog.Log{Path: filepath.Join(state, "decisions.jsonl"), MaxBytes: 5 << 20, Keep: 10}
+	log := jsonlog.Log{Path: filepath.Join(state, "decisions.jsonl"), Root: state, MaxBytes: 5 << 20, Keep: 10}
 	return hook.Result{}, log.Append(rec)
 }

@@ -50,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -98,7 +99,10 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	dir := filepath.Join(state, "devserver")
+	dir, err := confined.Dir(state, "devserver") // never through a link out
+	if err != nil {
+		return hook.Result{}, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return hook.Result{}, err
 	}
@@ -154,7 +158,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if _, err := exec.LookPath(name); err != nil {
 		return hook.Result{}, fmt.Errorf("devserver.command: %v", err)
 	}
-	log, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	log, err := confined.OpenIn(dir, "server.log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return hook.Result{}, err
 	}
@@ -207,7 +211,15 @@ func save(file string, s *Server) error {
 		return err
 	}
 	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	f, err := confined.OpenIn(filepath.Dir(file), filepath.Base(tmp), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(data, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	return os.Rename(tmp, file)

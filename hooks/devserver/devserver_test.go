@@ -154,7 +154,8 @@ func TestMisconfiguredOrUnconfigured(t *testing.T) {
 	// user is told (issue 11: tool calls are blocked until it is fixed).
 	root = hooktest.Checkout(t, "hook.enable devserver", server, "devserver.port http")
 	out := hooktest.Run(t, hs, root, "SessionStart", "SessionStart/startup", map[string]any{"session_id": "s1"})
-	if out.Code != 0 || !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stdout, `"systemMessage":"magehook cannot read its configuration`) {
-		t.Errorf("%+v", out)
+	if out.Code != 0 || !strings.Contains(out.Stderr, "devserver.port") || !strings.Contains(out.Stderr, "not a TCP port") ||
+		!strings.Contains(out.Stdout, `"systemMessage":"magehook cannot read its configuration`) || record(t, root) != nil {
+		t.Errorf("a bad port is named, the session still starts, the user is told, and nothing runs: %+v", out)
 	}
 }

@@ -37,7 +37,6 @@ package docdrift
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -81,7 +80,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: c.Getenv("HOME"), Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, c.Getenv("HOME"), c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}

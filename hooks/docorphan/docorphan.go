@@ -15,7 +15,11 @@
 //     preceding cd, the cwd). A commit in a directory the command computes
 //     at run time is denied: a gate that cannot decide fails closed.
 //  2. The new documents are the Markdown files (.md, .mdx, .markdown) the
-//     index holds as added (git diff --cached --diff-filter=A), less the
+//     index holds as added (git diff --cached --diff-filter=A), and the
+//     untracked ones — already there, or written by the same command
+//     before the commit (echo ... > guide.md) — that a git add earlier in
+//     the same command stages (git add -A, git add ., a directory, a file
+//     or a glob), less the
 //     ones exempt: a README.md, CHANGELOG.md, CONTRIBUTING.md, LICENSE.md,
 //     SECURITY.md, CODE_OF_CONDUCT.md, CLAUDE.md, AGENTS.md or GEMINI.md
 //     anywhere, anything under .claude/, .github/ or .cursor/, and the
@@ -85,7 +89,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
 	}
@@ -95,7 +99,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	var skip []string
 	seen := map[string]bool{}
 	var reasons []string
-	for _, cmd := range a.Commands {
+	for ci, cmd := range a.Commands {
 		if !cmd.Runs("commit") {
 			continue
 		}
@@ -127,7 +131,8 @@ func run(c *hook.Call) (hook.Result, error) {
 			}
 			skip = append(Exempt(), v.Values...)
 		}
-		orphans, err := Orphans(repo, skip)
+		adds := Staged(a.Commands[:ci], repo)
+		orphans, err := Orphans(repo, skip, adds, Created(a, ci, repo, adds))
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -142,9 +147,118 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Deny("docorphan: " + strings.Join(reasons, "; ") + "."), nil
 }
 
-// Orphans returns the documents the index adds that no other document of
-// the checkout links to, as slash-separated paths from the root.
-func Orphans(repo gitrepo.Repo, skip []string) ([]string, error) {
+// Staged returns what the git add commands before a commit stage in repo,
+// as pathspecs from its root: "" for everything (git add -A, git add . at
+// the root), a directory ("docs/") or a file or glob ("docs/a.md").
+func Staged(before []gitcmd.Command, repo gitrepo.Repo) []string {
+	var specs []string
+	for _, cmd := range before {
+		if !cmd.Runs("add") {
+			continue
+		}
+		dir, _, dynamic := cmd.Git.Where()
+		if dynamic != "" {
+			continue
+		}
+		if r, err := gitrepo.Find(dir); err != nil || r.Root != repo.Root {
+			continue
+		}
+		all, ended := false, false
+		for _, w := range cmd.Git.Args {
+			v := w.Value
+			switch {
+			case w.Dynamic != "":
+				all = true // a computed path may be any of them
+			case !ended && v == "--":
+				ended = true
+			case !ended && (v == "-A" || v == "--all" || v == "--no-ignore-removal"):
+				all = true
+			case !ended && strings.HasPrefix(v, "-"):
+			default:
+				p := v
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				rel, err := filepath.Rel(repo.Root, p)
+				if err != nil || strings.HasPrefix(rel, "..") {
+					continue
+				}
+				rel = filepath.ToSlash(rel)
+				if rel == "." {
+					all = true
+				} else if info, err := os.Stat(p); err == nil && info.IsDir() {
+					specs = append(specs, rel+"/")
+				} else {
+					specs = append(specs, rel)
+				}
+			}
+		}
+		if all && !hasFlag(cmd.Git.Args, "-u", "--update") {
+			specs = append(specs, "") // git add -u stages no untracked file
+		}
+	}
+	return specs
+}
+
+func hasFlag(args []gitcmd.Word, flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a.Value == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Created returns the documents the commands before the commit at index
+// ci write (echo ... > guide.md) and a git add before it stages, as paths
+// from the root: at PreToolUse they do not exist yet.
+func Created(a *gitcmd.Analysis, ci int, repo gitrepo.Repo, adds []string) []string {
+	if len(adds) == 0 {
+		return nil
+	}
+	var out []string
+	for _, w := range a.Writes {
+		if w.Dynamic != "" || w.Glob || w.Tree || w.Repo || w.Command < 0 || w.Command >= ci {
+			continue
+		}
+		rel, err := filepath.Rel(repo.Root, w.Path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if IsDoc(rel) && stagedBy(adds, rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// stagedBy reports whether an untracked file is staged by one of specs.
+func stagedBy(specs []string, f string) bool {
+	for _, s := range specs {
+		switch {
+		case s == "":
+			return true
+		case strings.HasSuffix(s, "/") && strings.HasPrefix(f, s):
+			return true
+		case s == f:
+			return true
+		default:
+			if ok, _ := path.Match(s, f); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Orphans returns the documents the commit adds that no other document of
+// the checkout links to, as slash-separated paths from the root: the ones
+// the index holds as added, and the untracked ones the git add specs
+// (Staged) stage before it.
+func Orphans(repo gitrepo.Repo, skip, adds, created []string) ([]string, error) {
 	git := func(args ...string) (string, error) {
 		out, err := proc.Output(repo.Root, []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, "git", args...)
 		return string(out), err
@@ -157,6 +271,36 @@ func Orphans(repo gitrepo.Repo, skip []string) ([]string, error) {
 	for _, f := range strings.Split(added, "\x00") {
 		if f != "" && IsDoc(f) && !glob.Any(skip, f) {
 			fresh = append(fresh, f)
+		}
+	}
+	if len(adds) > 0 {
+		untracked, err := git("ls-files", "-z", "--others", "--exclude-standard")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range strings.Split(untracked, "\x00") {
+			if f != "" && IsDoc(f) && !glob.Any(skip, f) && stagedBy(adds, f) {
+				fresh = append(fresh, f)
+			}
+		}
+	}
+	if len(created) > 0 {
+		tracked, err := git("ls-files", "-z", "--cached")
+		if err != nil {
+			return nil, err
+		}
+		known := map[string]bool{}
+		for _, f := range strings.Split(tracked, "\x00") {
+			known[f] = true
+		}
+		for _, f := range fresh {
+			known[f] = true
+		}
+		for _, f := range created {
+			if !known[f] && !glob.Any(skip, f) {
+				fresh = append(fresh, f)
+				known[f] = true
+			}
 		}
 	}
 	if len(fresh) == 0 {

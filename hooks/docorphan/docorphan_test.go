@@ -120,3 +120,40 @@ func TestLinks(t *testing.T) {
 		t.Errorf("Links: %s", got)
 	}
 }
+
+func TestAGitAddInTheSameCommandCounts(t *testing.T) {
+	dir := repo(t)
+	gittest.Write(t, dir, map[string]string{"docs/new.md": "# new\n", "notes/draft.md": "x\n"})
+	for _, command := range []string{
+		"git add -A && git commit -m docs",
+		"git add . && git commit -m docs",
+		"git add docs && git commit -m docs",
+		"cd docs && git add new.md && git commit -m docs",
+		"git add 'docs/*.md' && git commit -m docs",
+	} {
+		out := pre(t, dir, command)
+		if !strings.Contains(out.Stdout, "the commit adds docs/new.md") {
+			t.Errorf("%q: %+v", command, out)
+		}
+	}
+	for _, command := range []string{
+		"git add src && git commit -m code",
+		"git add -u && git commit -m code",
+		"git commit -am code",
+	} {
+		if out := pre(t, dir, command); out.Stdout != "" {
+			t.Errorf("%q stages no new document: %+v", command, out)
+		}
+	}
+}
+
+func TestADocumentWrittenByTheSameCommandCounts(t *testing.T) {
+	dir := repo(t)
+	out := pre(t, dir, "echo '# Guide' > guide.md && git add guide.md && git commit -qm 'docs: guide'")
+	if !strings.Contains(out.Stdout, "the commit adds guide.md, which no other document links to") {
+		t.Errorf("%+v", out)
+	}
+	if out := pre(t, dir, "echo '# Old' > docs/old.md && git add -A && git commit -qm x"); out.Stdout != "" {
+		t.Errorf("a tracked document is not new: %+v", out)
+	}
+}

@@ -95,6 +95,6 @@ func run(c *hook.Call) (hook.Result, error) {
 	if toolingrc.IsToken(p.SessionID) {
 		session = p.SessionID
 	}
-	log := jsonlog.Log{Path: filepath.Join(state, "ledger", session+".jsonl"), MaxBytes: 5 << 20, Keep: 3}
+	log := jsonlog.Log{Path: filepath.Join(state, "ledger", session+".jsonl"), Root: state, MaxBytes: 5 << 20, Keep: 3}
 	return hook.Result{}, log.Append(rec)
 }

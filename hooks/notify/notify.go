@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/proc"
@@ -108,7 +109,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if _, err := stdin.Seek(0, 0); err != nil {
 		return hook.Result{}, err
 	}
-	out, err := os.OpenFile(filepath.Join(state, "notify.log"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := confined.OpenIn(state, "notify.log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600) // never through a link
 	if err != nil {
 		return hook.Result{}, err
 	}

@@ -1,10 +1,13 @@
 package stopguard_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/magehook/magehook/hooks/stopguard"
+	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 )
@@ -57,5 +60,75 @@ func TestWords(t *testing.T) {
 	got := strings.Join(stopguard.Words(`go test -run 'Test A' "./x y/..."  -v`), "|")
 	if got != "go|test|-run|Test A|./x y/...|-v" {
 		t.Errorf("Words: %q", got)
+	}
+}
+
+// counting is a check that appends a line to runs.log each time it runs,
+// and fails while fail.flag exists.
+const counting = `guard.stopcheck sh -c 'echo run >> ../runs.log; test ! -e fail.flag'`
+
+func runs(t *testing.T, root string) int {
+	t.Helper()
+	data, _ := os.ReadFile(filepath.Join(filepath.Dir(root), "runs.log"))
+	return strings.Count(string(data), "run\n")
+}
+
+func TestTheCheckRunsOnlyWhenFilesChanged(t *testing.T) {
+	root := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable stopguard\n" + counting + "\n", ".gitignore": ".magehook/\n"})
+	stop := func() hooktest.Outcome { return hooktest.Run(t, hs, root, "Stop", "Stop/stop", nil) }
+	hooktest.Run(t, hs, root, "SessionStart", "SessionStart/startup", nil)
+	if out := stop(); out.Stdout != "" || runs(t, root) != 0 {
+		t.Fatalf("a session that changed nothing runs no check: %+v, %d runs", out, runs(t, root))
+	}
+	gittest.Write(t, root, map[string]string{"src/a.go": "package a\n"})
+	if out := stop(); out.Stdout != "" || runs(t, root) != 1 {
+		t.Fatalf("a changed file runs the check: %+v, %d runs", out, runs(t, root))
+	}
+	if out := stop(); out.Stdout != "" || runs(t, root) != 1 {
+		t.Fatalf("nothing changed since the last pass: %+v, %d runs", out, runs(t, root))
+	}
+	gittest.Write(t, root, map[string]string{"fail.flag": "x"})
+	if out := stop(); !strings.Contains(out.Stdout, `"decision":"block"`) || runs(t, root) != 2 {
+		t.Fatalf("a failing check blocks: %+v", out)
+	}
+	if out := stop(); !strings.Contains(out.Stdout, `"decision":"block"`) || runs(t, root) != 3 {
+		t.Fatalf("a failure is not a pass: the next stop checks again: %+v", out)
+	}
+	os.Remove(filepath.Join(root, "fail.flag"))
+	gittest.Git(t, root, "add", "-A")
+	gittest.Git(t, root, "commit", "-qm", "x")
+	if out := stop(); out.Stdout != "" || runs(t, root) != 4 {
+		t.Fatalf("a commit is a change: %+v, %d runs", out, runs(t, root))
+	}
+}
+
+func TestSubAgents(t *testing.T) {
+	root := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable stopguard\n" + counting + "\nguard.stopagents general-purpose\n", ".gitignore": ".magehook/\n"})
+	gittest.Write(t, root, map[string]string{"src/a.go": "package a\n", "fail.flag": "x"})
+	sub := func(agentType string) hooktest.Outcome {
+		return hooktest.Run(t, hs, root, "SubagentStop", "SubagentStop/explore", map[string]any{"agent_type": agentType})
+	}
+	for _, typ := range []string{"", "Explore"} {
+		if out := sub(typ); out.Stdout != "" {
+			t.Errorf("agent_type %q is not checked: %+v", typ, out)
+		}
+	}
+	if runs(t, root) != 0 {
+		t.Fatalf("%d runs", runs(t, root))
+	}
+	// A sub-agent that changed nothing since it started is not checked.
+	hooktest.Run(t, hs, root, "SubagentStart", "SubagentStart/explore", map[string]any{"agent_type": "general-purpose"})
+	if out := sub("general-purpose"); out.Stdout != "" || runs(t, root) != 0 {
+		t.Fatalf("%+v, %d runs", out, runs(t, root))
+	}
+	gittest.Write(t, root, map[string]string{"src/b.go": "package a\n"})
+	if out := sub("general-purpose"); !strings.Contains(out.Stdout, `"decision":"block"`) || runs(t, root) != 1 {
+		t.Fatalf("%+v, %d runs", out, runs(t, root))
+	}
+}
+
+func TestChecked(t *testing.T) {
+	if stopguard.Checked([]string{"*"}, "") || !stopguard.Checked([]string{"*"}, "Plan") || stopguard.Checked([]string{"worker"}, "Plan") || !stopguard.Checked([]string{"Plan", "worker"}, "worker") {
+		t.Error("Checked")
 	}
 }

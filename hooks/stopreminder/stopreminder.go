@@ -11,9 +11,12 @@
 //
 // # HOW IT WORKS
 //
-//  1. PostToolUse on Edit, MultiEdit, Write and NotebookEdit marks the
-//     session as having done work: an empty file
-//     <state.dir>/stopreminder/<session>.worked, created once.
+//  1. PostToolUse on Edit, MultiEdit, Write and NotebookEdit, and on a Bash
+//     call that Claude Code reports changed files (its tool_response's
+//     bashEditDiff.changedFiles, the way edits are made in auto and bypass
+//     modes), marks the session as having done work: an empty file
+//     <state.dir>/stopreminder/<session>.worked, created once. A Bash call
+//     without that report (a read, a build, another harness) is not work.
 //  2. Stop fires when the main agent finishes a turn. In a session marked
 //     as working and not yet reminded, the handler creates
 //     <session>.reminded (exclusively, so parallel stops remind once) and
@@ -32,11 +35,15 @@
 package stopreminder
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -45,7 +52,7 @@ var Handler = hook.Handler{
 	Name:    "stopreminder",
 	Purpose: "once per session that edited files, remind the model at its stop to record what it learned",
 	Events:  []string{"PostToolUse", "Stop"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit",
+	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash",
 	Policy:  hook.Observer,
 	Run:     run,
 }
@@ -71,16 +78,23 @@ func run(c *hook.Call) (hook.Result, error) {
 	dir := filepath.Join(state, "stopreminder")
 	worked := filepath.Join(dir, session+".worked")
 	if c.Event.Name == "PostToolUse" {
+		if p.IsTool("Bash") && !changedFiles(p.ToolResponse) {
+			return hook.Result{}, nil
+		}
 		if _, err := os.Lstat(worked); err == nil {
 			return hook.Result{}, nil
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return hook.Result{}, err
-		}
-		f, err := os.OpenFile(worked, os.O_WRONLY|os.O_CREATE, 0o600)
+		// No write through a link the repository committed.
+		root, err := confined.Open(state)
 		if err != nil {
 			return hook.Result{}, err
 		}
+		defer root.Close()
+		f, err := root.OpenFile(filepath.Join("stopreminder", session+".worked"), os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return hook.Result{}, err
+		}
+		jsonlog.MarkSessions(root, "stopreminder") // one file per session: bounded with the logs
 		return hook.Result{}, f.Close()
 	}
 	if p.StopHookActive {
@@ -89,7 +103,12 @@ func run(c *hook.Call) (hook.Result, error) {
 	if _, err := os.Lstat(worked); err != nil {
 		return hook.Result{}, nil
 	}
-	f, err := os.OpenFile(filepath.Join(dir, session+".reminded"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	root, err := confined.Open(state)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.Join("stopreminder", session+".reminded"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return hook.Result{}, nil
 	}
@@ -102,6 +121,20 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, err
 	}
 	return hook.Deny(text), nil
+}
+
+// changedFiles reports a Bash tool_response whose bashEditDiff names at
+// least one changed file.
+func changedFiles(resp []byte) bool {
+	if !bytes.Contains(resp, []byte(`"changedFiles"`)) {
+		return false // the common case: one scan, no decoding
+	}
+	var r struct {
+		BashEditDiff struct {
+			ChangedFiles []string `json:"changedFiles"`
+		} `json:"bashEditDiff"`
+	}
+	return json.Unmarshal(resp, &r) == nil && len(r.BashEditDiff.ChangedFiles) > 0
 }
 
 func reminder(cfg *toolingrc.Config) (string, error) {

@@ -29,7 +29,7 @@ func TestOnceInASessionThatDidWork(t *testing.T) {
 	if out := stop(t, root); out.Code != 0 || out.Stdout != "" {
 		t.Fatalf("a session that changed nothing is not reminded: %+v", out)
 	}
-	edit(t, root, "PostToolUse/bash-success") // Bash is not matched: not work
+	edit(t, root, "PostToolUse/bash-success") // a Bash call that changed no file: not work
 	if out := stop(t, root); out.Stdout != "" {
 		t.Fatalf("%+v", out)
 	}
@@ -93,5 +93,13 @@ func TestTheReminderText(t *testing.T) {
 	edit(t, root, "PostToolUse/edit-success")
 	if out := stop(t, root); out.Stdout != `{"decision":"block","reason":"Update NOTES.md with what you learned."}`+"\n" {
 		t.Errorf("stopreminder.text: %+v", out)
+	}
+}
+
+func TestABashCallThatChangedFilesIsWork(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable stopreminder")
+	edit(t, root, "PostToolUse/bash-editdiff") // recorded from Claude Code 2.1.328
+	if out := stop(t, root); !strings.Contains(out.Stdout, `"decision":"block"`) {
+		t.Errorf("%+v", out)
 	}
 }

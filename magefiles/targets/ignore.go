@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitignore"
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -18,10 +17,12 @@ import (
 func ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
 	out, err := gitignore.Ensure(ctx, cfg, dryRun)
 	switch {
-	case errors.Is(err, gitignore.ErrNotGit), errors.Is(err, gitignore.ErrLink):
-		fmt.Fprintf(os.Stderr, "magehook: warning: %v; no .gitignore written\n", err)
+	case errors.Is(err, gitignore.ErrNotGit):
+		fmt.Fprintf(os.Stderr, "magehook: %v; no .gitignore written\n", err)
 	case err != nil:
-		fail(hook.ExitFail, err)
+		// The entries are written: a .gitignore that cannot be
+		// updated is said, and the doctor keeps reporting it.
+		fmt.Fprintf(os.Stderr, "magehook: warning: %v; no .gitignore written\n", err)
 	case len(out.Added) == 0:
 	case dryRun:
 		fmt.Print(out.Diff)

@@ -21,7 +21,7 @@ import (
 // block it answers reaches the harness in time.
 const (
 	// DefaultDeadline is the time a gate decision may take from the start
-	// of the hook process.
+	// of the dispatch (a millisecond or so after the process starts).
 	DefaultDeadline = 10 * time.Second
 	// DefaultMaxInput is the largest command, in bytes, an analysis takes
 	// on (1 MiB). A longer one is not parsed: its syntax tree would cost

@@ -108,3 +108,30 @@ func TestWarnOnlyGatesAreShown(t *testing.T) {
 		t.Errorf("the doctor does not show the warn-only gate:\n%s", statuses(r))
 	}
 }
+
+// TestHostileSettingsAreOneLine: a settings file nested ten million deep
+// (20 MB) or a million deep (2 MB) is one refusal line from install and
+// from the doctor, never a stack dump, and install leaves it as it was.
+func TestHostileSettingsAreOneLine(t *testing.T) {
+	for name, depth := range map[string]int{"ten million deep": 10_000_000, "a million deep": 1_000_000} {
+		t.Run(name, func(t *testing.T) {
+			root, opt := setup(t)
+			path := filepath.Join(root, ".claude", "settings.json")
+			data := []byte(`{"x":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+			os.WriteFile(path, data, 0o644)
+			cfg, _ := toolingrc.Discover(root)
+			_, err := settings.Installer{Config: cfg, Handlers: hooks.All(), Scope: settings.Project}.Install()
+			if err == nil || strings.Contains(err.Error(), "\n") || !(strings.Contains(err.Error(), "levels deep") || strings.Contains(err.Error(), "bytes magehook reads")) {
+				t.Fatalf("install: %v", err)
+			}
+			if now, _ := os.ReadFile(path); len(now) != len(data) {
+				t.Errorf("install changed the file")
+			}
+			r := doctor.Run(context.Background(), opt)
+			report := statuses(r)
+			if r.Problems() == 0 || !(strings.Contains(report, "levels deep") || strings.Contains(report, "bytes magehook reads")) {
+				t.Errorf("doctor:\n%.2000s", report)
+			}
+		})
+	}
+}

@@ -52,6 +52,11 @@ var ErrLink = errors.New("is a symbolic link, which git does not read as a .giti
 // ignores each.
 func Check(ctx context.Context, cfg *toolingrc.Config) ([]Path, error) {
 	root := cfg.Root()
+	file := filepath.Join(root, ".gitignore")
+	if info, err := os.Lstat(file); err == nil && !info.Mode().IsRegular() && info.Mode()&os.ModeSymlink == 0 {
+		// git would block reading a FIFO, or fail on a directory.
+		return nil, fmt.Errorf("%s is not a regular file; make it one", file)
+	}
 	g := gitx.Git{Dir: root}
 	if !g.OK(ctx, "rev-parse", "--is-inside-work-tree") {
 		return nil, fmt.Errorf("%s: %w", root, ErrNotGit)
@@ -126,8 +131,13 @@ func Ensure(ctx context.Context, cfg *toolingrc.Config, dryRun bool) (Outcome, e
 	if len(out.Added) == 0 {
 		return out, nil
 	}
-	if info, err := os.Lstat(file); err == nil && info.Mode()&os.ModeSymlink != 0 {
-		return out, fmt.Errorf("%s %w (missing: %s)", file, ErrLink, strings.Join(out.Added, " "))
+	if info, err := os.Lstat(file); err == nil {
+		switch {
+		case info.Mode()&os.ModeSymlink != 0:
+			return out, fmt.Errorf("%s %w (missing: %s)", file, ErrLink, strings.Join(out.Added, " "))
+		case !info.Mode().IsRegular():
+			return out, fmt.Errorf("%s is not a regular file; add these lines to a .gitignore yourself: %s", file, strings.Join(out.Added, " "))
+		}
 	}
 	target := file
 	old, err := os.ReadFile(target)
@@ -138,19 +148,23 @@ func Ensure(ctx context.Context, cfg *toolingrc.Config, dryRun bool) (Outcome, e
 	if info, err := os.Stat(target); err == nil {
 		perm = info.Mode().Perm()
 	}
+	nl := "\n"
+	if strings.Contains(string(old), "\r\n") {
+		nl = "\r\n" // keep the file's line endings
+	}
 	var b strings.Builder
 	b.Write(old)
 	if len(old) > 0 && !strings.HasSuffix(string(old), "\n") {
-		b.WriteByte('\n')
+		b.WriteString(nl)
 	}
-	if !strings.Contains(string(old), Header+"\n") {
+	if !strings.Contains(string(old), Header) {
 		if len(old) > 0 {
-			b.WriteByte('\n')
+			b.WriteString(nl)
 		}
-		b.WriteString(Header + "\n")
+		b.WriteString(Header + nl)
 	}
 	for _, line := range out.Added {
-		b.WriteString(line + "\n")
+		b.WriteString(line + nl)
 	}
 	updated := []byte(b.String())
 	out.Diff = string(diff.Diff(file, old, file, updated))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/magehook/magehook/internal/gittest"
@@ -94,5 +95,25 @@ func TestCheckScope(t *testing.T) {
 	os.WriteFile(filepath.Join(plain, ".toolingrc"), []byte("# x\n"), 0o644)
 	if _, err := gitignore.Check(ctx, config(t, plain)); err == nil {
 		t.Error("outside git: no error")
+	}
+}
+
+// A .gitignore with CRLF line endings keeps them; a FIFO is never opened.
+func TestEnsureKeepsLineEndingsAndRefusesAFIFO(t *testing.T) {
+	ctx := context.Background()
+	root := gittest.Repo(t, map[string]string{".toolingrc": "# x\n", ".gitignore": "/bin/\r\n/.magehook/\r\n"})
+	if _, err := gitignore.Ensure(ctx, config(t, root), false); err != nil {
+		t.Fatal(err)
+	}
+	want := "/bin/\r\n/.magehook/\r\n\r\n" + gitignore.Header + "\r\n/.claude/worktrees/\r\n"
+	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != want {
+		t.Errorf("%q\nwant %q", b, want)
+	}
+	fifo := gittest.Repo(t, map[string]string{".toolingrc": "# x\n"})
+	if err := syscall.Mkfifo(filepath.Join(fifo, ".gitignore"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	if _, err := gitignore.Ensure(ctx, config(t, fifo), false); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("a FIFO: %v", err)
 	}
 }

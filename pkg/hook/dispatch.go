@@ -13,9 +13,11 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -49,11 +51,11 @@ type Dispatcher struct {
 	// Handlers are the handlers available to hook.enable.
 	Handlers []Handler
 	// Builtin handlers run on every checkout, ahead of the enabled ones,
-	// whatever hook.enable says: the lifecycle of sessions and worktrees,
-	// and the gates that guard the gates' own configuration. A builtin
-	// gatekeeper runs only where some enabled handler is a gatekeeper. On
-	// a session event the builtin observers also run when no configuration
-	// is found, with a nil Config.
+	// whatever hook.enable says: the lifecycle of sessions and worktrees.
+	// On a session event the builtin observers also run when no
+	// configuration is found, with a nil Config. (The gate that guards the
+	// gates' configuration is an Implied handler among Handlers: it runs
+	// wherever a gatekeeper is enabled.)
 	Builtin []Handler
 	// Installed reports whether a checkout directory holds magehook's
 	// installed entries (settings.Installed); it decides whether a
@@ -73,7 +75,7 @@ type Dispatcher struct {
 	// Cap is the payload size limit; 0 means payload.DefaultCap.
 	Cap int64
 	// Harness is the agent whose payload comes in and whose dialect goes
-	// out; the zero value is Claude Code.
+	// out; nil is Claude Code.
 	Harness Harness
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
@@ -108,7 +110,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		// the worktree it needs.
 		return ExitOK
 	}
-	if perr == nil && sent != "" && !d.Harness.sameEvent(sent, ev) {
+	if perr == nil && sent != "" && !sameEvent(d.Harness, sent, ev) {
 		// The target is what the settings entry asked for; a payload that
 		// names another event never moves the answer to that event.
 		msg := fmt.Sprintf("magehook: hook:%s received a %s payload; the settings entry sends this event to the wrong target (reinstall with go tool mage hook:install)", ev.Target, sent)
@@ -207,7 +209,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
 		return d.failClosed(ev, reason)
 	}
-	return d.write(RenderFor(ev, merged, d.Harness))
+	return d.write(d.Harness.Render(ev, merged))
 }
 
 // budget is a tool-gating decision's budget, counted from now. The
@@ -269,7 +271,7 @@ func (d *Dispatcher) configProblem(ctx context.Context, ev Event, p *payload.Pay
 		if p == nil || !d.firstWarning(starts, cerr, p.SessionID, problem) {
 			return ExitOK
 		}
-		return d.write(RenderFor(ev, Result{SystemMessage: shown}, d.Harness))
+		return d.write(d.Harness.Render(ev, Result{SystemMessage: shown}))
 	}
 	if ev.Lifecycle {
 		return d.lifecycleOnly(ctx, ev, p, Result{})
@@ -301,7 +303,7 @@ func (d *Dispatcher) lifecycleOnly(ctx context.Context, ev Event, p *payload.Pay
 			results = append(results, r)
 		}
 	}
-	return d.write(RenderFor(ev, Merge(results...), d.Harness))
+	return d.write(d.Harness.Render(ev, Merge(results...)))
 }
 
 // decode reads the payload and maps a harness's shape onto Claude Code's.
@@ -316,7 +318,7 @@ func (d *Dispatcher) decode(ev Event) (p *payload.Payload, sent string, err erro
 	if err != nil {
 		return nil, "", err
 	}
-	if d.Harness.Name != "" && d.Harness.Name != "claude" {
+	if d.Harness != ClaudeCode {
 		sent = payload.EventName(data)
 		if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
 			return nil, "", err
@@ -350,8 +352,8 @@ func (d *Dispatcher) defaults() {
 	if d.Stderr == nil {
 		d.Stderr = io.Discard
 	}
-	if d.Harness.Name == "" {
-		d.Harness, _ = LookupHarness("claude")
+	if d.Harness == nil {
+		d.Harness = ClaudeCode
 	}
 }
 
@@ -448,17 +450,25 @@ func checkouts(start string) []string {
 // configuration problem at UserPromptSubmit, and records that it now has,
 // in one small file in the checkout's default state directory.
 func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem string) bool {
+	// The checkout of the session's start; else the broken file's home.
 	dir := ""
 	var terr *toolingrc.Error
-	if errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
+	if len(starts) > 0 {
+		if repo, err := gitrepo.Find(starts[0]); err == nil {
+			dir = repo.Root
+		}
+	}
+	if dir == "" && errors.As(cerr, &terr) && filepath.Base(terr.File) == toolingrc.FileName {
 		dir = filepath.Dir(terr.File)
-	} else if len(starts) > 0 {
-		dir = checkouts(starts[0])[0]
 	}
 	if dir == "" {
 		return true
 	}
-	marker := filepath.Join(dir, ".magehook", "config-warning")
+	state, err := confined.Dir(dir, ".magehook") // never through a link out
+	if err != nil {
+		return true
+	}
+	marker := filepath.Join(state, "config-warning")
 	want := session + "\n" + problem + "\n"
 	if old, err := regfile.ReadFile(marker, 64<<10); err == nil && string(old) == want {
 		return false
@@ -534,8 +544,8 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
-	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr, Harness: d.Harness.Name,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...)})
+	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper
@@ -569,7 +579,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(RenderFor(ev, Deny(reason), d.Harness))
+		return d.write(d.Harness.Render(ev, Deny(reason)))
 	}
 	fmt.Fprintln(d.Stderr, reason)
 	return ExitBlock
@@ -592,7 +602,7 @@ func (d *Dispatcher) write(a Answer) int {
 // (rotated at 1 MB). It is best effort: a hook must not fail because its
 // log cannot be written.
 func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload, handler string, policy Policy, failure error) {
-	v, err := cfg.Get(toolingrc.KeyStateDir)
+	state, err := StateDir(cfg)
 	if err != nil {
 		return
 	}
@@ -603,14 +613,14 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: failure.Error()}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}
 	if p != nil {
 		rec.Session = p.SessionID
 	}
-	jsonlog.Log{Path: filepath.Join(v.Abs(), "health.jsonl"), MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
 }
 
 func oneLine(s string) string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 )
@@ -458,6 +459,25 @@ func FuzzDispatch(f *testing.F) {
 	})
 }
 
+// TestTheHealthLogRedactsErrors: a failure's text can quote the command
+// that failed, secrets included; the health log keeps the failure, not
+// the secret.
+func TestTheHealthLogRedactsErrors(t *testing.T) {
+	leaky := hook.Handler{Name: "leaky", Purpose: "p", Events: []string{"PreToolUse"}, Policy: hook.Gatekeeper,
+		Run: func(*hook.Call) (hook.Result, error) {
+			return hook.Result{}, errors.New("mysql -uroot -pHunter2xyz failed: access denied")
+		}}
+	root := hooktest.Checkout(t, "hook.enable leaky")
+	hooktest.Run(t, []hook.Handler{leaky}, root, "PreToolUse", "PreToolUse/bash", nil)
+	data, err := os.ReadFile(filepath.Join(root, ".magehook", "health.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "Hunter2xyz") || !strings.Contains(string(data), "access denied") {
+		t.Errorf("health log:\n%s", data)
+	}
+}
+
 // A command over the gate's size budget is refused without being analysed,
 // and what the dispatch allocates stays linear in the payload: at most
 // four bytes per payload byte (the chunked read and its join; measured
@@ -487,5 +507,26 @@ func TestMemoryIsLinearInThePayload(t *testing.T) {
 		if per > 4 {
 			t.Errorf("%d MiB: %.2f bytes allocated per payload byte, want at most 4", mib, per)
 		}
+	}
+}
+
+// A linked worktree without a .toolingrc of its own runs the entries of
+// its main checkout: their presence makes the missing file an error.
+func TestALinkedWorktreeAsksItsMainCheckout(t *testing.T) {
+	main, _ := filepath.EvalSymlinks(gittest.Repo(t, map[string]string{"README.md": "x\n"}))
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	wt := filepath.Join(tmp, "wt")
+	gittest.Git(t, main, "worktree", "add", "-q", "-b", "topic", wt)
+	stdin := hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": filepath.Join(wt)})
+	var asked []string
+	var stderr bytes.Buffer
+	d := &hook.Dispatcher{Handlers: all, Stdin: bytes.NewReader(stdin), Stderr: &stderr,
+		Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return wt, nil },
+		Installed: func(dir string) bool { asked = append(asked, dir); return dir == main }}
+	if code := d.Dispatch(t.Context(), "PreToolUse"); code != 2 {
+		t.Errorf("exit %d, stderr %q; want 2 (the main checkout's entries run)", code, stderr.String())
+	}
+	if len(asked) < 2 || asked[0] != wt || asked[1] != main {
+		t.Errorf("asked %q, want the worktree, then its main checkout", asked)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -66,6 +67,10 @@ type Handler struct {
 	Implied bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
+	// Verify, when set, checks the handler's configuration in a checkout
+	// (rules and their examples, say) and returns one line per problem;
+	// hook:verify and the doctor run it for the enabled handlers.
+	Verify func(*toolingrc.Config) []string
 }
 
 // Call is everything a handler may read about the event it answers.
@@ -76,9 +81,6 @@ type Call struct {
 	Config  *toolingrc.Config
 	// Getenv reads the hook's environment.
 	Getenv func(string) string
-	// Harness names the agent the event comes from ("claude", "codex",
-	// ...), for messages in its words.
-	Harness string
 	// Now is the clock.
 	Now func() time.Time
 	// Stderr takes diagnostics.
@@ -93,15 +95,49 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// Harness names the agent whose payload this is ("claude", "codex",
+	// ...), for what its payloads mean differently (whether a
+	// tool_response string is a failure, say).
+	Harness string
+
+	// agent is the harness value behind Harness (nil: Claude Code), for
+	// the words the model is given (WorktreeAdvice).
+	agent Harness
 }
 
-// StateDir returns the absolute state directory (state.dir).
+// WorktreeAdvice is how the model in the session should move its work to
+// a worktree of its own, in the words of the harness in use.
+func (c *Call) WorktreeAdvice() string {
+	h := c.agent
+	if h == nil {
+		h = ClaudeCode
+	}
+	if cmd := h.WorktreeCommand(); cmd != "" {
+		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+	}
+	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
+}
+
+// StateDir returns the absolute state directory (state.dir) with its
+// symbolic links resolved, and an error when they lead out of the
+// directory of the .toolingrc that sets it (a repository must not point
+// magehook's logs elsewhere). Write below it with package confined or
+// jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
-	v, err := c.Config.Get(toolingrc.KeyStateDir)
+	return StateDir(c.Config)
+}
+
+// StateDir is Call.StateDir for a configuration.
+func StateDir(cfg *toolingrc.Config) (string, error) {
+	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
 		return "", err
 	}
-	return v.Abs(), nil
+	dir, err := confined.Dir(v.Home, v.Abs())
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	}
+	return dir, nil
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher
@@ -123,6 +159,9 @@ func (h Handler) Validate() error {
 		if _, ok := Lookup(name); !ok {
 			return fmt.Errorf("handler %s: unknown event %q", h.Name, name)
 		}
+	}
+	if h.Matcher == "" || h.Matcher == "*" || isExactList(h.Matcher) {
+		return nil // nothing to compile: the check runs on every call
 	}
 	if _, err := compileMatcher(h.Matcher); err != nil {
 		return fmt.Errorf("handler %s: %w", h.Name, err)

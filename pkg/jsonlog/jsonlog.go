@@ -1,22 +1,42 @@
 // Package jsonlog appends JSON lines to log files in the state directory,
 // safely under parallel hook runs (Claude Code runs matching hooks in
-// parallel), and rotates them by size.
+// parallel), rotates them by size, and bounds the state directory as a
+// whole.
+//
+// Nothing is written through a symbolic link: the log is opened below its
+// Root with package confined, so a repository that commits a log (or a
+// directory on the way to it) as a link to a file elsewhere gets an error,
+// not a line appended to that file.
 package jsonlog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/magehook/magehook/pkg/confined"
+	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // Log is one JSON-lines file.
 type Log struct {
+	// Path is the log file, below Root.
 	Path string
+	// Root is the directory the log must stay inside (the state
+	// directory, resolved with confined.Dir); empty means the log's own
+	// directory. A new log in a subdirectory of Root is one session's, and
+	// its creation bounds Root (see Prune).
+	Root string
 	// MaxBytes rotates the file once it grows past this size (0: never).
 	MaxBytes int64
 	// Keep is how many rotated files (path.1, path.2, ...) to keep.
 	Keep int
+	// Bound is the bound on Root's sessions; the zero value means
+	// DefaultBound.
+	Bound Bound
 }
 
 // Append writes rec as one line. The line goes out in one write on a file
@@ -28,20 +48,33 @@ func (l Log) Append(rec any) error {
 		return err
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(filepath.Dir(l.Path), 0o755); err != nil {
-		return err
+	dir, name := l.Root, ""
+	if dir == "" {
+		dir, name = filepath.Dir(l.Path), filepath.Base(l.Path)
+	} else if name, err = filepath.Rel(dir, l.Path); err != nil || !confined.Within(dir, l.Path) {
+		return fmt.Errorf("log %s is not inside %s", l.Path, dir)
 	}
-	unlock, err := lock(l.Path + ".lock")
+	root, err := confined.Open(dir)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if l.MaxBytes > 0 {
-		if info, err := os.Stat(l.Path); err == nil && info.Size()+int64(len(line)) > l.MaxBytes {
-			l.rotate()
-		}
+	defer root.Close()
+	lockName := name + ".lock"
+	lf, err := root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
 	}
-	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	lf.Close()
+	lock, err := lockedfile.OpenFile(root.Path(lockName), os.O_RDWR|noFollow, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	info, statErr := root.Lstat(name)
+	if l.MaxBytes > 0 && statErr == nil && info.Size()+int64(len(line)) > l.MaxBytes {
+		l.rotate(root, name)
+	}
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return err
 	}
@@ -49,17 +82,25 @@ func (l Log) Append(rec any) error {
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
+	if errors.Is(statErr, fs.ErrNotExist) && l.Root != "" && filepath.Dir(name) != "." {
+		b := l.Bound
+		if b == (Bound{}) {
+			b = DefaultBound
+		}
+		MarkSessions(root, filepath.Dir(name))
+		Prune(root, sessionOf(name), b)
+	}
 	return werr
 }
 
-func (l Log) rotate() {
+func (l Log) rotate(root *confined.Root, name string) {
 	keep := l.Keep
 	if keep <= 0 {
 		keep = 3
 	}
-	os.Remove(fmt.Sprintf("%s.%d", l.Path, keep))
+	root.Remove(fmt.Sprintf("%s.%d", name, keep))
 	for i := keep - 1; i >= 1; i-- {
-		os.Rename(fmt.Sprintf("%s.%d", l.Path, i), fmt.Sprintf("%s.%d", l.Path, i+1))
+		root.Rename(fmt.Sprintf("%s.%d", name, i), fmt.Sprintf("%s.%d", name, i+1))
 	}
-	os.Rename(l.Path, l.Path+".1")
+	root.Rename(name, name+".1")
 }

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 	"github.com/magehook/magehook/pkg/wiki"
@@ -133,6 +134,9 @@ func sessionStart(c *hook.Call) (hook.Result, error) {
 // made and that hold no work at risk have piled up: Claude Code leaves
 // their removal to WorktreeRemove, which keeps them.
 func reminder(c *hook.Call) string {
+	if c.Payload.Source == "compact" {
+		return "" // the session was reminded when it started
+	}
 	m, err := Manager(c.Config)
 	if err != nil {
 		return ""
@@ -214,9 +218,15 @@ func Manager(cfg *toolingrc.Config) (worktree.Manager, error) {
 	if err != nil {
 		return worktree.Manager{}, err
 	}
+	// Resolved before it is confined: a base reached through a link out
+	// of the checkout would make worktrees wherever the link points.
+	dir, err := confined.Dir(cfg.Root(), filepath.FromSlash(base.String()))
+	if err != nil {
+		return worktree.Manager{}, fmt.Errorf("%s: %w", toolingrc.KeyWorktreeBase, err)
+	}
 	return worktree.Manager{
 		Root:         cfg.Root(),
-		Base:         filepath.Join(cfg.Root(), filepath.FromSlash(base.String())),
+		Base:         dir,
 		Bootstrap:    boot.String(),
 		BootstrapSet: boot.File != "",
 	}, nil

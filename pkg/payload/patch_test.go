@@ -45,6 +45,8 @@ func TestEditedPaths(t *testing.T) {
 		{"a patch through PowerShell", "PowerShell", map[string]any{"command": "apply_patch @'\n" + patch + "'@"}, "src/app.ts,src/main.ts,docs/new.md,.toolingrc"},
 		{"a plain Bash command changes no file here", "Bash", map[string]any{"command": "echo '*** Update File: x'"}, ""},
 		{"a Read changes nothing", "Read", map[string]any{"file_path": "/r/a.go"}, ""},
+		{"Copilot's create names the file path", "Write", map[string]any{"path": "/r/new.go", "file_text": "x"}, "/r/new.go"},
+		{"OpenCode's patch tool", "Edit", map[string]any{"patchText": patch}, "src/app.ts,src/main.ts,docs/new.md,.toolingrc"},
 	}
 	for _, tt := range tests {
 		input, _ := json.Marshal(tt.input)

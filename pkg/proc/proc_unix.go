@@ -52,7 +52,7 @@ func RunGroup(ctx context.Context, dir string, env []string, log io.Writer, name
 // TryLock takes an exclusive lock on path without waiting; held reports
 // that another process has it.
 func TryLock(path string) (unlock func(), held bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return func() {}, false, err
 	}

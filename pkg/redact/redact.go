@@ -20,12 +20,18 @@ const Mask = "[REDACTED]"
 // of an audited call.
 type rule struct {
 	// any lists the literals; with fold they are lower case and matched
-	// without regard to ASCII case (the pattern is (?i)).
+	// without regard to case (the pattern is (?i)).
 	any  []string
 	fold bool
 	re   func() *regexp.Regexp
 	// keyed rules keep the pattern's groups around the mask.
 	keyed bool
+	// word and alnum narrow a literal down further: it starts a word, and
+	// at least alnum ASCII letters and digits follow it. For a literal
+	// common in prose ("s."), they spare the compile of a pattern that
+	// cannot match.
+	word  bool
+	alnum int
 }
 
 func lazy(expr string) func() *regexp.Regexp {
@@ -47,62 +53,190 @@ var rules = sync.OnceValue(func() []rule {
 		{any: []string{"npm_"}, re: lazy(`\bnpm_[A-Za-z0-9]{30,}`)},
 		{any: []string{"AIza"}, re: lazy(`\bAIza[0-9A-Za-z_-]{35}`)},
 		{any: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		// Stripe secret and restricted keys, Hugging Face tokens.
+		{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, re: lazy(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`)},
+		{any: []string{"hf_"}, re: lazy(`\bhf_[A-Za-z0-9]{20,}`)},
+		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
+		{any: []string{"hvs.", "hvb.", "hvr."}, re: lazy(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`)},
+		{any: []string{"s."}, word: true, alnum: 24, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
 		// Credentials in a URL: scheme://user:password@host.
 		{any: []string{"://"}, keyed: true, re: lazy(`(://[^/\s:@]+:)[^@\s/]+(@)`)},
+		// Slack incoming webhooks: the path is the secret.
+		{any: []string{"hooks.slack.com/"}, keyed: true, re: lazy(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`)},
+		// Cookies: the header, and curl's -b/--cookie.
+		{any: []string{"cookie:"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`)},
+		{any: []string{"--cookie", "curl"}, keyed: true, re: lazy(`((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue)},
+		// By argument position: curl/wget -u/--user user:password (the
+		// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
+		// SECRET, aws configure set <secret key> SECRET, and a flag naming
+		// a secret followed by its value (--token X, --api-key X,
+		// --password X).
+		{any: []string{"curl", "wget", "http"}, keyed: true, re: lazy(`(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue)},
+		{any: []string{"mysql"}, keyed: true, re: lazy(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue)},
+		{any: []string{"login"}, keyed: true, re: lazy(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue)},
+		{any: []string{"sshpass"}, keyed: true, re: lazy(`(\bsshpass\s+-p\s*)` + secretValue)},
+		{any: []string{"redis-cli"}, keyed: true, re: lazy(`(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue)},
+		{any: []string{"zip", "7z"}, keyed: true, re: lazy(`(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue)},
+		{any: []string{"pass:"}, keyed: true, re: lazy(`(\s-pass(?:in|out)?\s+pass:)` + secretValue)},
+		{any: []string{"_auth"}, keyed: true, re: lazy(`(\b_auth(?:Token)?\s+)` + secretValue)},
+		{any: []string{"secret"}, keyed: true, re: lazy(`(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue)},
+		{any: []string{"aws"}, fold: true, keyed: true, re: lazy(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue)},
+		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
+			re: lazy(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`)},
+		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`)},
+		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`)},
 		// Authorization headers.
 		{any: []string{"bearer"}, fold: true, keyed: true, re: lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
 		{any: []string{"authorization:"}, fold: true, keyed: true, re: lazy(`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		// key="a quoted value" where the key names a secret: the whole
+		// quoted value (the rule below stops at a space).
+		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`)},
+		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`)},
 		// key=value and key: value where the key names a secret.
 		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
 			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`)},
 	}
 })
 
-// String returns s with secret-looking values replaced by Mask.
+// secretValue is the value after a secret's flag: a quoted string whole,
+// else up to a space, a quote or a shell operator.
+const secretValue = `(?:'[^']*'|"[^"]*"|[^\s"'&;,|)]+)`
+
+// String returns s with secret-looking values replaced by Mask: known
+// token shapes anywhere, and the value that follows a secret's name or
+// flag (by its position in a command line, a header, a URL or SQL). What a
+// log needs around it (the command, the flag, the user name, the host) is
+// kept.
 func String(s string) string {
-	lower, ascii := "", true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false // (?i) folds some non-ASCII runes onto ASCII letters: no shortcut
-			break
-		}
-	}
-	for _, r := range rules() {
-		if !r.mayMatch(s, &lower, ascii) {
+	found := present(s)
+	for i, r := range rules() {
+		if !found[i] {
 			continue
 		}
-		before := s
 		if r.keyed {
 			s = r.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
 		} else {
 			s = r.re().ReplaceAllString(s, Mask)
 		}
-		if s != before {
-			lower = ""
-		}
 	}
 	return s
 }
 
-// mayMatch reports whether s holds one of the rule's literals. The mask
-// holds none and no literal holds '[' or ']', so a replacement never makes
-// a literal appear that was not there. lower caches s in lower case.
-func (r rule) mayMatch(s string, lower *string, ascii bool) bool {
-	if r.fold {
-		if !ascii {
-			return true
+// literal is one of a rule's literals, indexed by its first byte.
+type literal struct {
+	text string
+	fold bool
+	rule int
+}
+
+// literals indexes the rules' literals by their first byte (both cases for
+// a folded one), with a bitmap of the pairs of bytes they start with: most
+// positions of a text are passed over on one bit.
+type literals struct {
+	first [256][]literal
+	pairs [1 << 16 / 64]uint64
+}
+
+func (t *literals) pair(a, b byte) (int, uint64) {
+	p := int(a)<<8 | int(b)
+	return p >> 6, 1 << (p & 63)
+}
+
+var index = sync.OnceValue(func() *literals {
+	t := new(literals)
+	cases := func(c byte, fold bool) []byte {
+		if fold && c >= 'a' && c <= 'z' {
+			return []byte{c, c - 'a' + 'A'}
 		}
-		if *lower == "" {
-			*lower = strings.ToLower(s)
-		}
-		s = *lower
+		return []byte{c}
 	}
-	for _, lit := range r.any {
-		if strings.Contains(s, lit) {
-			return true
+	for i, r := range rules() {
+		for _, text := range r.any {
+			l := literal{text, r.fold, i}
+			for _, a := range cases(text[0], r.fold) {
+				t.first[a] = append(t.first[a], l)
+				for _, b := range cases(text[1], r.fold) {
+					w, bit := t.pair(a, b)
+					t.pairs[w] |= bit
+				}
+			}
 		}
 	}
-	return false
+	return t
+})
+
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// alnumRun counts the ASCII letters and digits s starts with, up to n.
+func alnumRun(s string, n int) int {
+	k := 0
+	for k < len(s) && k < n && (isWord(s[k]) && s[k] != '_') {
+		k++
+	}
+	return k
+}
+
+// matches reports whether w, of the literal's length, is the literal; a
+// folded literal is lower case and w is ASCII up to here (see present).
+func (l literal) matches(w string) bool {
+	if !l.fold {
+		return w == l.text
+	}
+	for j := 0; j < len(w); j++ {
+		c := w[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != l.text[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// present reports, rule by rule, whether s holds one of its literals, in
+// one pass over s. Checking the text as it was before any replacement is
+// enough: the mask holds no literal and no literal holds '[' or ']', so a
+// replacement never makes one appear. (?i) folds some non-ASCII runes
+// onto ASCII letters (the Kelvin sign, the long s), so text with non-ASCII
+// bytes runs every case-insensitive rule.
+func present(s string) []bool {
+	rs := rules()
+	found := make([]bool, len(rs))
+	left := len(rs)
+	t := index()
+	ascii := true
+	for i := 0; i+1 < len(s) && left > 0; i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf && ascii {
+			ascii = false
+			for j, r := range rs {
+				if r.fold && !found[j] {
+					found[j] = true
+					left--
+				}
+			}
+		}
+		if w, bit := t.pair(c, s[i+1]); t.pairs[w]&bit == 0 {
+			continue
+		}
+		for _, l := range t.first[c] {
+			if found[l.rule] || len(s)-i < len(l.text) || !l.matches(s[i:i+len(l.text)]) {
+				continue
+			}
+			if r := rs[l.rule]; r.word && i > 0 && isWord(s[i-1]) || r.alnum > 0 && alnumRun(s[i+len(l.text):], r.alnum) < r.alnum {
+				continue
+			}
+			found[l.rule] = true
+			left--
+		}
+	}
+	return found
 }
 
 // Home replaces a home directory prefix with ~ wherever it appears.

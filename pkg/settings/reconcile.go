@@ -3,8 +3,10 @@ package settings
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
+
+	"github.com/magehook/magehook/pkg/jsontree"
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // LocalKey is the top-level key of a runtime settings file that declares
@@ -352,7 +354,7 @@ type Reconciler struct {
 // Plan reads both files and computes the plan. A runtime file that does
 // not exist is empty.
 func (r Reconciler) Plan() (Plan, error) {
-	src, err := os.ReadFile(r.Source)
+	src, err := regfile.ReadFile(r.Source, jsontree.MaxBytes)
 	if err != nil {
 		return Plan{}, fmt.Errorf("source %s: %w", r.Source, err)
 	}
@@ -370,7 +372,7 @@ func (r Reconciler) Plan() (Plan, error) {
 // Apply converges the runtime file, atomically and with a backup; a
 // converged file is not written. It returns the plan it applied.
 func (r Reconciler) Apply() (Plan, error) {
-	src, err := os.ReadFile(r.Source)
+	src, err := regfile.ReadFile(r.Source, jsontree.MaxBytes)
 	if err != nil {
 		return Plan{}, fmt.Errorf("source %s: %w", r.Source, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/jsontree"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
@@ -47,6 +47,10 @@ type Rewrite struct {
 	DryRun bool
 	// Now stamps backups; nil means time.Now.
 	Now func() time.Time
+	// NotJSON marks a file that is not JSON (the OpenCode plugin): its
+	// line endings are Edit's business. A JSON file written with CRLF
+	// line endings gets them back.
+	NotJSON bool
 }
 
 // Outcome is what a Rewrite did.
@@ -118,6 +122,9 @@ func (rw Rewrite) Run() (Outcome, error) {
 	defer unlock()
 	if !rw.DryRun {
 		cleanLeftovers(target)
+		if rw.BackupDir != "" {
+			rw.cleanBackupLeftovers()
+		}
 	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		old, exists, err := read(target)
@@ -128,7 +135,9 @@ func (rw Rewrite) Run() (Outcome, error) {
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", rw.Path, err)
 		}
-		next = keepLineEndings(old, next)
+		if !rw.NotJSON {
+			next = keepLineEndings(old, next)
+		}
 		if exists && next != nil && bytes.Equal(old, next) || !exists && next == nil {
 			return out, nil
 		}
@@ -214,12 +223,15 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 		exchanged = err == nil
 		if errors.Is(err, atomicfile.ErrNoExchange) {
 			err = os.Rename(tmp, target)
+		} else if errors.Is(err, fs.ErrNotExist) {
+			dropBackup()
+			return "", errChanged // removed since the check: start over
 		}
 	} else {
 		// A hard link creates the name only if nothing holds it yet.
 		if err = os.Link(tmp, target); errors.Is(err, fs.ErrExist) {
 			return "", errChanged
-		} else if err != nil && !errors.Is(err, fs.ErrPermission) {
+		} else if err != nil {
 			err = os.Rename(tmp, target) // no hard links on this filesystem
 		}
 	}
@@ -237,11 +249,15 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 			// swap: put its bytes back and start over from them.
 			if err := atomicfile.Exchange(tmp, target); err != nil {
 				keepTmp = true
-				return "", fmt.Errorf("%s: another program wrote it while magehook did, and putting its version back failed (%v); its version is in %s", rw.Path, err, tmp)
+				return "", fmt.Errorf("%s: another program wrote it while magehook did, and putting its version back failed (%v); its version is in %s: put it back by hand", rw.Path, err, rw.setAside(tmp))
 			}
 			if back, _, _ := read(tmp); !bytes.Equal(back, next) {
+				// A second write replaced magehook's version in that
+				// moment: the newest goes back in place, the one before
+				// it aside, and nothing is lost.
+				atomicfile.Exchange(tmp, target)
 				keepTmp = true
-				return "", fmt.Errorf("%s: other programs wrote it twice while magehook did; the version set aside is %s: compare it with the file and run again", rw.Path, tmp)
+				return "", fmt.Errorf("%s: other programs wrote it twice while magehook did; the earlier of their versions is in %s: compare it with the file and run again", rw.Path, rw.setAside(tmp))
 			}
 			dropBackup()
 			return "", errChanged
@@ -255,6 +271,20 @@ func (rw Rewrite) swap(target string, old []byte, exists bool, next []byte) (str
 		return backup, err
 	}
 	return backup, nil
+}
+
+// setAside keeps a version of the file that a failed undo left in the
+// temporary file: in the backups when there are some (named as one), else
+// beside the file under a name no cleanup removes. It returns the name.
+func (rw Rewrite) setAside(tmp string) string {
+	name := filepath.Join(filepath.Dir(tmp), filepath.Base(tmp)+"-set-aside")
+	if rw.BackupDir != "" && os.MkdirAll(rw.BackupDir, 0o755) == nil {
+		name = filepath.Join(rw.BackupDir, rw.BackupPrefix+"."+time.Now().UTC().Format("20060102T150405.000000000Z")+".set-aside.bak")
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return tmp
+	}
+	return name
 }
 
 // refusal names what the filesystem refused and what to do about it.
@@ -375,22 +405,23 @@ func (rw Rewrite) remove(target string, old []byte) error {
 	return os.Remove(aside)
 }
 
-// read returns a file's bytes, refusing one larger than jsontree reads.
+// ReadFile reads a settings file as the writer does: exists is false (and
+// err nil) when there is none; one larger than jsontree reads, or anything
+// but a regular file (a FIFO would block the read), is an error that says
+// what to do.
+func ReadFile(path string) (data []byte, exists bool, err error) { return read(path) }
+
 func read(path string) ([]byte, bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := regfile.ReadFile(path, jsontree.MaxBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, jsontree.MaxBytes+1))
-	if err != nil {
-		return nil, false, err
-	}
-	if len(data) > jsontree.MaxBytes {
+	case errors.Is(err, regfile.ErrTooLarge):
 		return nil, false, fmt.Errorf("it is larger than the %d bytes magehook reads; a settings file that large is not one magehook should rewrite: shrink it", jsontree.MaxBytes)
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, false, fmt.Errorf("it is not a regular file (%v); replace it with one, or remove it", errors.Unwrap(errors.Unwrap(err)))
+	case err != nil:
+		return nil, false, err
 	}
 	return data, true, nil
 }
@@ -422,7 +453,7 @@ func resolveTarget(path string) (string, error) {
 			if linked {
 				return "", fmt.Errorf("%s is a symbolic link to %s, which does not exist; create that file (or remove the link) and run again", path, abs)
 			}
-			return abs, nil
+			return abs, danglingParent(abs)
 		}
 		if err != nil {
 			return "", err
@@ -437,6 +468,13 @@ func resolveTarget(path string) (string, error) {
 			if n := hardLinks(info); n > 1 {
 				return "", fmt.Errorf("%s has %d hard links, which replacing it atomically would split; make the other names symbolic links to it (magehook follows those) and run again", path, n)
 			}
+			if linked {
+				// The file the system reaches: a ".." in a link's target
+				// steps out of the target's directory, not the link's.
+				if real, err := filepath.EvalSymlinks(path); err == nil {
+					abs = real
+				}
+			}
 			return abs, nil
 		}
 		link, err := os.Readlink(abs)
@@ -449,6 +487,25 @@ func resolveTarget(path string) (string, error) {
 		abs, linked = link, true
 	}
 	return "", fmt.Errorf("%s: too many levels of symbolic links; point the link at a file", path)
+}
+
+// danglingParent refuses a file to be created below a symbolic link to
+// nothing (.claude linked to a directory that is gone): making the
+// directories would make them wherever the link points.
+func danglingParent(file string) error {
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		info, err := os.Lstat(dir)
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			if _, err := os.Stat(dir); err != nil {
+				link, _ := os.Readlink(dir)
+				return fmt.Errorf("%s is a symbolic link to %s, which does not exist; create that directory (or remove the link) and run again", dir, link)
+			}
+			return nil
+		}
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
 }
 
 // backup makes sure a backup holds old: the newest one when it already
@@ -481,6 +538,19 @@ func (rw Rewrite) backup(old []byte) (holder, made string, err error) {
 		return "", "", fmt.Errorf("backup %s: %w", name, err)
 	}
 	return name, name, nil
+}
+
+// cleanBackupLeftovers removes the temporary files of backups whose run
+// was killed (renameio's .<name><digits>): every backup of the prefix is
+// written under the settings file's lock, which this run holds.
+func (rw Rewrite) cleanBackupLeftovers() {
+	matches, _ := filepath.Glob(filepath.Join(rw.BackupDir, "."+rw.BackupPrefix+".*.bak*"))
+	for _, m := range matches {
+		_, digits, _ := strings.Cut(filepath.Base(m), ".bak")
+		if len(digits) > 0 && strings.Trim(digits, "0123456789") == "" {
+			os.Remove(m)
+		}
+	}
 }
 
 func (rw Rewrite) backups() []string {

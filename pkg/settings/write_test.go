@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -195,6 +196,30 @@ func TestRefusedTargets(t *testing.T) {
 			t.Errorf("a directory was made outside the repository")
 		}
 	})
+	t.Run("a directory on the way that is a link to nothing", func(t *testing.T) {
+		dir := t.TempDir()
+		repo := filepath.Join(dir, "repo")
+		os.MkdirAll(repo, 0o755)
+		outside := filepath.Join(dir, "outside", "gone")
+		os.Symlink(outside, filepath.Join(repo, ".claude"))
+		_, err := settings.Rewrite{Path: filepath.Join(repo, ".claude", "settings.json"), Edit: edit}.Run()
+		if err == nil || !strings.Contains(err.Error(), "which does not exist; create that directory") {
+			t.Fatalf("Run: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "outside")); err == nil {
+			t.Errorf("a directory was made outside the repository")
+		}
+	})
+	t.Run("a FIFO", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := syscall.Mkfifo(path, 0o644); err != nil {
+			t.Skip(err)
+		}
+		_, err := settings.Rewrite{Path: path, Edit: edit}.Run()
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("Run: %v", err)
+		}
+	})
 	t.Run("a file with another hard link", func(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "settings.json")
@@ -306,7 +331,12 @@ func TestLeftoversOfKilledRunsAreCleaned(t *testing.T) {
 	if _, err := (settings.Rewrite{Path: path, Edit: func([]byte) ([]byte, error) { return []byte(`{"a":1}`), nil }}).Run(); err != nil {
 		t.Fatal(err)
 	}
-	for f, want := range map[string]bool{dead: false, legacy: false, mine: true, theirs: true} {
+	backupTmp := filepath.Join(dir, "b", ".p.20261130T010203.000000000Z.bak8674665223082153551") // a killed backup write
+	writeFile(t, backupTmp, "x", 0o600)
+	if _, err := (settings.Rewrite{Path: path, BackupDir: filepath.Join(dir, "b"), BackupPrefix: "p", Edit: func([]byte) ([]byte, error) { return []byte(`{"a":2}`), nil }}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{dead: false, legacy: false, mine: true, theirs: true, backupTmp: false} {
 		if _, err := os.Stat(f); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(f), err == nil, want)
 		}
@@ -336,5 +366,104 @@ func TestUserScopeNeedsHome(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(project.Path()); string(data) != foreign {
 		t.Errorf("the project's settings changed:\n%s", data)
+	}
+}
+
+// TestAnImmutableFileIsRefused is the issue's case on a real filesystem:
+// twelve installs into an immutable file (chattr +i) are refused with what
+// to do, and the real backups are all still there.
+func TestAnImmutableFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	backups := filepath.Join(dir, "backups")
+	writeFile(t, path, `{"v":0}`, 0o644)
+	rw := func(v int) error {
+		_, err := settings.Rewrite{Path: path, BackupDir: backups, BackupPrefix: "p", Keep: 3,
+			Edit: func([]byte) ([]byte, error) { return []byte(fmt.Sprintf(`{"v":%d}`, v)), nil }}.Run()
+		return err
+	}
+	for v := 1; v <= 3; v++ {
+		if err := rw(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real := backupNames(t, backups)
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s", err, out)
+	}
+	defer exec.Command("chattr", "-i", path).Run()
+	for i := 0; i < 12; i++ {
+		err := rw(100 + i)
+		if err == nil || !strings.Contains(err.Error(), "the filesystem refused to replace it") || !strings.Contains(err.Error(), "immutable (lsattr)") {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	if got := backupNames(t, backups); fmt.Sprint(got) != fmt.Sprint(real) {
+		t.Errorf("refused installs changed the backups:\n%v\nwant\n%v", got, real)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".settings.json*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// TestAFileRemovedDuringTheWriteIsCreatedAgain: another program deleting
+// the file between the check and the swap makes the write start over on
+// no file, not fail.
+func TestAFileRemovedDuringTheWriteIsCreatedAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, `{"v":1}`, 0o644)
+	fired := false
+	defer settings.SetStepHook(func(s string) error {
+		if s == "checked" && !fired {
+			fired = true
+			os.Remove(path)
+		}
+		return nil
+	})()
+	var seen []string
+	_, err := settings.Rewrite{Path: path, Edit: func(old []byte) ([]byte, error) {
+		seen = append(seen, string(old))
+		return []byte(`{"v":2}`), nil
+	}}.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"v":2}` || fmt.Sprint(seen) != `[{"v":1} ]` {
+		t.Errorf("file %q, edits saw %q", data, seen)
+	}
+}
+
+// TestTwoForeignWritesInTheSwapLoseNothing: one write lands between the
+// check and the swap, a second in the moment before the swap is undone.
+// Install refuses, the file holds the newest foreign version, and the
+// other is kept in the backups, named in the message.
+func TestTwoForeignWritesInTheSwapLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, `{"v":0}`, 0o644)
+	fired := map[string]bool{}
+	defer settings.SetStepHook(func(s string) error {
+		if (s == "checked" || s == "swapped") && !fired[s] {
+			fired[s] = true
+			tmp := path + ".editor"
+			os.WriteFile(tmp, []byte(`{"editor":"`+s+`"}`), 0o644)
+			os.Rename(tmp, path)
+		}
+		return nil
+	})()
+	_, err := settings.Rewrite{Path: path, BackupDir: filepath.Join(dir, "b"), BackupPrefix: "p",
+		Edit: func(old []byte) ([]byte, error) { return []byte(`{"v":1}`), nil }}.Run()
+	if err == nil || !strings.Contains(err.Error(), "wrote it twice") {
+		t.Fatalf("Run: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"editor":"swapped"}` {
+		t.Errorf("the file holds %s, want the newest foreign version", data)
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, "b", "*.set-aside.bak"))
+	if len(aside) != 1 || !strings.Contains(err.Error(), aside[0]) {
+		t.Fatalf("set aside %v; error %v", aside, err)
+	}
+	if data, _ := os.ReadFile(aside[0]); string(data) != `{"editor":"checked"}` {
+		t.Errorf("set aside %s, want the earlier foreign version", data)
 	}
 }

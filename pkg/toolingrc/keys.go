@@ -39,6 +39,13 @@ const (
 	KeyDevserverPort       = "devserver.port"
 	KeyDevserverPidfile    = "devserver.pidfile"
 	KeyGuardStopagents     = "guard.stopagents"
+	KeyCmdguardRule        = "cmdguard.rule"
+	KeyCmdguardAllow       = "cmdguard.allow"
+	KeyCmdguardDeny        = "cmdguard.deny"
+	KeyCmdguardWarn        = "cmdguard.warn"
+	KeyCmdguardOff         = "cmdguard.off"
+	KeyDeployCeiling       = "deploy.ceiling"
+	KeyDeployEnvironments  = "deploy.environments"
 )
 
 type kind int
@@ -124,6 +131,14 @@ func specOf(key string) (keySpec, bool) {
 		return keySpec{kindPath, nil}, true
 	case KeyGuardStopagents:
 		return keySpec{kindWord, []string{"*"}}, true
+	case KeyCmdguardRule, KeyCmdguardAllow, KeyCmdguardDeny:
+		return keySpec{kindText, []string{}}, true
+	case KeyCmdguardWarn, KeyCmdguardOff:
+		return keySpec{kindToken, []string{}}, true
+	case KeyDeployCeiling:
+		return keySpec{kindToken, nil}, true
+	case KeyDeployEnvironments:
+		return keySpec{kindToken, []string{"dev", "staging", "production"}}, true
 	}
 	return keySpec{}, false
 }

@@ -20,6 +20,8 @@ func Keys() []string {
 		KeyNotifyCommand, KeyNotifyEvents,
 		KeySubagentgateTypes, KeySubagentgateCheck, KeySubagentgateScope, KeySubagentgateSecrets,
 		KeyDevserverCommand, KeyDevserverPort, KeyDevserverPidfile,
+		KeyCmdguardRule, KeyCmdguardAllow, KeyCmdguardDeny, KeyCmdguardWarn, KeyCmdguardOff,
+		KeyDeployCeiling, KeyDeployEnvironments,
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 const BootstrapNone = "none"
 
 // bootstrap runs the worktree's own bootstrap target with MAIN set to the
-// main checkout and its output on the log (WT-CREATE-4). Whether the
+// main checkout, MAGEHOOK_ROOT to the worktree, and its output on the log
+// (WT-CREATE-4). Whether the
 // target exists is Mage's answer (go tool mage -l in the worktree), not a
 // guess from the source: a helper named bootstrap that Mage does not
 // export is no target. A worktree without magefiles, or whose Mage has
@@ -50,7 +51,11 @@ func (m Manager) bootstrap(ctx context.Context, path string) error {
 		return nil
 	}
 	m.say("running go tool mage %s in %s", target, path)
-	env := []string{"MAIN=" + m.Root, bootstrapEnv + "=" + path}
+	// The bootstrap works on the worktree, a checkout of its own: an
+	// inherited MAGEHOOK_ROOT (the operator's, naming the main checkout)
+	// would turn its hook:build into a build of the main checkout's
+	// binary. MAIN names the main checkout.
+	env := []string{"MAIN=" + m.Root, "MAGEHOOK_ROOT=" + path, bootstrapEnv + "=" + path}
 	gitx.TraceCommand(path, "go", "tool", "mage", target)
 	return proc.RunGroup(ctx, path, env, m.log(), "go", "tool", "mage", target)
 }

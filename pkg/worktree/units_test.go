@@ -336,3 +336,20 @@ func TestParallelRemovesOfOneWorktree(t *testing.T) {
 		}
 	}
 }
+
+// WT-CREATE-4: the bootstrap gets MAIN, the main checkout, and works on
+// the worktree even when the operator's MAGEHOOK_ROOT names the main
+// checkout.
+func TestBootstrapWorksOnTheWorktree(t *testing.T) {
+	root := gittest.MageRepo(t, `wd, _ = os.Getwd()
+	return os.WriteFile(wd+"/root.marker", []byte(os.Getenv("MAGEHOOK_ROOT")), 0o644)`)
+	t.Setenv("MAGEHOOK_ROOT", root)
+	m, log := manager(t, root)
+	path, err := m.Create(context.Background(), "boot")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if b, _ := os.ReadFile(filepath.Join(path, "root.marker")); string(b) != path {
+		t.Errorf("MAGEHOOK_ROOT in the bootstrap = %q, want the worktree %s", b, path)
+	}
+}

@@ -1,0 +1,237 @@
+package cmdguard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/proc"
+)
+
+// class evaluates a {class} atom (all but {dirty}, which asks git).
+func class(a atom, v command, w *world) (bool, string) {
+	switch a.text {
+	case "root", "home", "checkout":
+		for _, op := range v.paths {
+			p, why := operandPath(v, op)
+			if why != "" {
+				return true, why
+			}
+			switch a.text {
+			case "root":
+				if p == "/" {
+					return true, ""
+				}
+			case "home":
+				if within(p, w.home) {
+					return true, ""
+				}
+			case "checkout":
+				if within(p, checkoutOf(v, w)) {
+					return true, ""
+				}
+			}
+		}
+	case "dir":
+		for _, op := range v.paths {
+			if op.Dynamic != "" {
+				return true, op.Dynamic
+			}
+			if op.Glob || strings.HasPrefix(op.Value, ":") || op.Value == "." {
+				return true, ""
+			}
+			p, why := operandPath(v, op)
+			if why != "" {
+				return true, why
+			}
+			if info, err := os.Stat(p); err == nil && info.IsDir() {
+				return true, ""
+			}
+		}
+	case "glob":
+		for _, op := range v.paths {
+			if op.Dynamic == "" && anyGlob(splitAlts(a.value), op.Value) {
+				return true, ""
+			}
+		}
+	case "writes":
+		for _, wr := range w.a.Writes {
+			if wr.Command != v.idx {
+				continue
+			}
+			if wr.Dynamic != "" {
+				continue // a computed path: other rules (and the gates' write analysis) judge it
+			}
+			if anyGlob(splitAlts(a.value), wr.Path) {
+				return true, ""
+			}
+		}
+	case "sql":
+		words := splitAlts(strings.ToLower(a.value))
+		for _, arg := range v.all {
+			if arg.Dynamic == "" && sqlStatement(arg.Value, words) {
+				return true, ""
+			}
+		}
+	case "download-pipe":
+		return downloadPipe(v, w), ""
+	case "past-ceiling":
+		return pastCeiling(v, w)
+	}
+	return false, ""
+}
+
+// checkoutOf is the work tree the command runs in: the repository holding
+// its directory, else the checkout magehook serves.
+func checkoutOf(v command, w *world) string {
+	if v.c.DirDynamic == "" && v.c.Dir != "" {
+		if repo, err := gitrepo.Find(v.c.Dir); err == nil {
+			return repo.Root
+		}
+	}
+	return w.checkout
+}
+
+// sqlStatement reports a statement of text (split at ';') that begins
+// with one of words, case-insensitively.
+func sqlStatement(text string, words []string) bool {
+	if strings.HasPrefix(text, "-") {
+		_, value, ok := strings.Cut(text, "=")
+		if !ok {
+			return false
+		}
+		text = value // --command=DROP ...
+	}
+	for _, stmt := range strings.Split(strings.ToLower(text), ";") {
+		fields := strings.Fields(stmt)
+		if len(fields) == 0 {
+			continue
+		}
+		for _, w := range words {
+			if fields[0] == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// downloadPipe: an interpreter reads its program from a standard input that
+// an earlier download in the same command feeds (curl ... | sh).
+func downloadPipe(v command, w *world) bool {
+	shell := false
+	switch strings.TrimRight(v.program, "0123456789.") {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish":
+		shell = true
+	case "python", "node", "perl", "ruby", "php", "source", "":
+	default:
+		return false
+	}
+	if v.program == "." {
+		shell = true
+	}
+	fed := strings.Contains(v.c.Opaque, "standard input") || strings.Contains(v.c.Opaque, "process substitution")
+	if shell {
+		for _, o := range v.options {
+			if !strings.HasPrefix(o.Value, "--") && strings.Contains(o.Value[1:], "s") {
+				fed = true // sh -s: the script comes on stdin, what follows are its arguments
+			}
+		}
+	}
+	if !fed {
+		return false
+	}
+	for i := 0; i < v.idx && i < len(w.a.Commands); i++ {
+		switch w.a.Commands[i].Name() {
+		case "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "iwr", "invoke-webrequest":
+			return true
+		}
+	}
+	return false
+}
+
+// pastCeiling: a deploy command (its program or an argument names deploy,
+// release or promote) whose arguments or environment name an environment
+// past deploy.ceiling.
+func pastCeiling(v command, w *world) (bool, string) {
+	if len(w.past) == 0 {
+		return false, ""
+	}
+	deploy := isDeployWord(v.program)
+	for _, a := range v.all {
+		deploy = deploy || a.Dynamic == "" && isDeployWord(a.Value)
+	}
+	if !deploy {
+		return false, ""
+	}
+	values := make([]string, 0, len(v.all)+len(v.c.Env))
+	for _, a := range v.all {
+		if a.Dynamic == "" {
+			values = append(values, a.Value)
+		}
+	}
+	for _, e := range v.c.Env {
+		if e.Dynamic == "" && !e.Unset {
+			values = append(values, e.Value)
+		}
+	}
+	for _, val := range values {
+		if i := strings.LastIndexByte(val, '='); i >= 0 {
+			val = val[i+1:]
+		}
+		for _, env := range w.past {
+			if strings.EqualFold(val, env) {
+				return true, ""
+			}
+		}
+	}
+	return false, ""
+}
+
+func isDeployWord(s string) bool {
+	s = strings.ToLower(filepath.Base(s))
+	return strings.Contains(s, "deploy") || strings.Contains(s, "release") || strings.Contains(s, "promote")
+}
+
+// dirty evaluates {dirty}: the repository git works in has uncommitted
+// changes to tracked files. A repository only known at run time counts as
+// dirty (the gate fails closed); no repository at all, as clean.
+func dirty(v command, w *world) (bool, string, error) {
+	if w.assume {
+		return true, "", nil
+	}
+	dir, gitDir := v.c.Dir, ""
+	dyn := v.c.DirDynamic
+	if v.c.Git != nil {
+		dir, gitDir, dyn = v.c.Git.Where()
+	}
+	if dyn != "" {
+		return true, "the repository is only known at run time (" + dyn + ")", nil
+	}
+	ok, err := w.dirty(dir, gitDir)
+	return ok, "", err
+}
+
+// gitDirty asks git whether tracked files have changes, without a goroutine.
+func gitDirty(dir, gitDir string) (bool, error) {
+	var repo gitrepo.Repo
+	var err error
+	if gitDir != "" {
+		repo, err = gitrepo.Open(dir, gitDir)
+	} else {
+		repo, err = gitrepo.Find(dir)
+	}
+	if err == gitrepo.ErrNotRepo {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	out, err := proc.Output(repo.Root, []string{"GIT_DIR=" + repo.GitDir, "GIT_WORK_TREE=" + repo.Root, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0"},
+		"git", "status", "--porcelain", "--untracked-files=no")
+	if err != nil {
+		return false, err
+	}
+	return len(strings.TrimSpace(string(out))) > 0, nil
+}

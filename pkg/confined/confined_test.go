@@ -1,0 +1,67 @@
+package confined_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/pkg/confined"
+)
+
+func TestDir(t *testing.T) {
+	home := t.TempDir()
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "real", "state"), 0o755)
+	os.Symlink(outside, filepath.Join(home, "out"))
+	os.Symlink("real", filepath.Join(home, "in"))
+	tests := []struct {
+		dir string
+		ok  bool
+	}{
+		{".magehook", true},              // not there yet
+		{"real/state", true},             // there
+		{"in/state", true},               // a link that stays inside
+		{"out", false},                   // a link out
+		{"out/deeper/still", false},      // below a link out
+		{"real/../out/x", false},         // a link reached through ..
+		{outside, false},                 // an absolute path elsewhere
+		{filepath.Join(home, "x"), true}, // an absolute path inside
+	}
+	for _, tt := range tests {
+		got, err := confined.Dir(home, tt.dir)
+		if (err == nil) != tt.ok {
+			t.Errorf("Dir(%q): %q, %v; want ok %v", tt.dir, got, err, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "remove the link") {
+			t.Errorf("Dir(%q): the error says nothing to do: %v", tt.dir, err)
+		}
+	}
+}
+
+func TestOpenFileRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "rc")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "log"))
+	os.Symlink("plain", filepath.Join(dir, "inner"))
+	r, err := confined.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, name := range []string{"log", "inner"} {
+		if _, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); !errors.Is(err, confined.ErrLink) {
+			t.Errorf("%s: %v, want ErrLink", name, err)
+		}
+	}
+	f, err := r.OpenFile("a/b/c.jsonl", os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := os.Stat(filepath.Join(dir, "a", "b", "c.jsonl")); err != nil {
+		t.Error(err)
+	}
+}

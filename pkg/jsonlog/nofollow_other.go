@@ -1,0 +1,5 @@
+//go:build !unix
+
+package jsonlog
+
+const noFollow = 0
