@@ -29,7 +29,15 @@ func codex() Harness {
 			return same("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
 				"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop")
 		},
-		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}} },
+		tools: func() []Name { return []Name{{"apply_patch", "Edit"}} },
+		// Codex clamps SessionEnd (and Interrupt) hooks to 3 s, with a
+		// warning at every start when asked for more.
+		MaxTimeout: func(common string) int {
+			if common == "SessionEnd" {
+				return 3
+			}
+			return 0
+		},
 		normalize: normalizeCodex,
 		render:    renderCodex,
 	}

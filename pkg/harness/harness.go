@@ -90,6 +90,9 @@ type Harness struct {
 	EventKey func(key string) bool
 	// Trust says how the user lets the harness run a project's hooks.
 	Trust string
+	// MaxTimeout is the longest timeout, in seconds, the harness allows an
+	// event's hook (0: no limit); install writes no more.
+	MaxTimeout func(common string) int
 
 	events    func() []Name
 	tools     func() []Name
