@@ -25,6 +25,8 @@ func codex() Harness {
 		Matchers:     MatchClaude,
 		Trust: "Codex runs a project hook only after the user reviewed it in /hooks (stored as hooks.state.\"<file>:<event>:<group>:<index>\".trusted_hash in $CODEX_HOME/config.toml); " +
 			"a changed hook needs a new review; codex --dangerously-bypass-hook-trust skips the review. The project itself needs trust_level = \"trusted\".",
+		Review:             "Codex runs a new or changed project hook only after a review: start codex in this checkout and approve magehook's hooks in /hooks (go tool mage doctor reports the ones not trusted)",
+		ReviewedByPosition: true,
 		events: func() []Name {
 			return same("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
 				"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop")
