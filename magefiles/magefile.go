@@ -1,11 +1,14 @@
 //go:build mage
 
 // This repository's own build. It imports the magehook plugin, as any
-// repository would, and adds the targets only this repository needs.
+// repository would, and adds the targets only this repository needs. The
+// hook:<event> targets (one per agent event) are what the agents run; go
+// tool mage -h <target> tells more of any target.
 package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +59,9 @@ func Fuzz() error {
 	targets := []struct{ pkg, name string }{
 		{"./pkg/payload", "FuzzScan"},
 		{"./pkg/payload", "FuzzParse"},
+		{"./pkg/payload", "FuzzMapStrings"},
+		{"./pkg/payload", "FuzzUnquote"},
+		{"./pkg/payload", "FuzzSucceededAsEncodingJSON"},
 		{"./pkg/hook", "FuzzDispatch"},
 		{"./pkg/settings", "FuzzInstall"},
 		{"./pkg/jsontree", "FuzzRoundTrip"},
@@ -107,4 +113,40 @@ func (l Live) Test(ctx context.Context) error {
 		return err
 	}
 	return sh.RunWithV(map[string]string{"MAGEHOOK_LIVE": "require"}, "go", "test", "-count=1", "./internal/live/...")
+}
+
+// Bump moves one client to another version: it pins the version, installs
+// it, runs that client's scenarios (the tests named Test<Client>...),
+// capturing what it sends into testdata/live/<client>/<version>, and
+// prints how its payloads and magehook's answers differ from the previous
+// version's captures. The old captures stay until you delete them (the
+// drift test reminds you).
+func (Live) Bump(ctx context.Context, client, version string) error {
+	old, err := live.Lookup(client)
+	if err != nil {
+		return err
+	}
+	if err := live.SetVersion(filepath.Join("internal", "live", live.ClientsFile), client, version); err != nil {
+		return err
+	}
+	next := old
+	next.Version = version
+	if err := live.Install(ctx, next, os.Stdout, os.Stderr); err != nil {
+		return err
+	}
+	pattern := "^Test" + strings.ToUpper(client[:1]) + client[1:]
+	testErr := sh.RunWithV(map[string]string{"MAGEHOOK_LIVE": "require", "MAGEHOOK_LIVE_CAPTURE": "1"},
+		"go", "test", "-count=1", "-run", pattern, "./internal/live/")
+	fmt.Printf("\n%s %s -> %s:\n", client, old.Version, version)
+	differs, err := live.Compare(os.Stdout, filepath.Join("testdata", "live", client, old.Version), filepath.Join("testdata", "live", client, version))
+	if err != nil {
+		return err
+	}
+	if !differs {
+		fmt.Println("no payload or answer differences")
+	}
+	if testErr != nil {
+		return fmt.Errorf("%s %s fails its scenarios: %w", client, version, testErr)
+	}
+	return nil
 }

@@ -226,9 +226,11 @@ const magefileText = `//go:build mage
 
 ` + writtenMark + ` It is yours now: add targets and handlers.
 
-// This repository's build. The import below gives it magehook's targets
-// (go tool mage -l lists them); add hook handlers to targets.Local in an
-// init function and enable them by name in .toolingrc.
+// This repository's build, and its coding agents' hook runner: the import
+// gives it magehook's targets. The hook:<event> targets (one per agent
+// event) are what the agents run; the others are yours (go tool mage -h
+// <target> tells more). Add handlers to targets.Local in an init function
+// and enable them by name in .toolingrc.
 package main
 
 import (

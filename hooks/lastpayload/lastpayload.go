@@ -15,8 +15,10 @@
 //     lines, and whose payload is only text) — the payload as the
 //     dispatcher read it, mapped onto Claude Code's shape for the other
 //     harnesses.
-//  2. Secret-looking values are redacted (pkg/redact), string by string,
-//     so the result stays valid JSON; strings longer than MaxString are cut.
+//  2. Secret-looking values are redacted (pkg/redact), string by string in
+//     one pass over the JSON (payload.MapStrings), so the result stays
+//     valid JSON with the members in the order sent; strings longer than
+//     MaxString are cut.
 //  3. It replaces <state.dir>/last/<session>/<Event>.json (a temporary file
 //     renamed over it, so a reader never sees half a payload). When a new
 //     session's directory is made, only the Keep most recent sessions are
@@ -42,6 +44,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -101,7 +104,21 @@ func run(c *hook.Call) (hook.Result, error) {
 }
 
 // Redact returns the payload with every string redacted and cut, indented.
+// A payload with answers (AskUserQuestion) is decoded to find the user's
+// own words; every other is redacted string by string in one pass, its
+// members in the order the harness sent them.
 func Redact(raw []byte) ([]byte, error) {
+	if payload.HasKey(raw, "answers") {
+		return redactTree(raw)
+	}
+	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) }, "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+func redactTree(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -43,6 +43,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -93,6 +94,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		if err != nil {
 			return hook.Result{}, err
 		}
+		jsonlog.MarkSessions(root, "stopreminder") // one file per session: bounded with the logs
 		return hook.Result{}, f.Close()
 	}
 	if p.StopHookActive {

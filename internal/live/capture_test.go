@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,19 +35,29 @@ func captureDir(t *testing.T, cl live.Client) string {
 // discriminators are the fields that tell an event's cases apart.
 var discriminators = []string{"tool_name", "source", "trigger", "reason", "notification_type", "load_reason", "expansion_type"}
 
-// caseName is scenario-<what>, e.g. every-event-bash.
-func caseName(scenario string, r Record) string {
-	name := scenario
+// caseName tells an event's cases apart: bash, startup, active, ...
+func caseName(r Record) string {
+	name := ""
 	for _, k := range discriminators {
 		if v, ok := r.Payload[k].(string); ok && v != "" {
-			name += "-" + strings.ToLower(v)
+			name = strings.ToLower(v)
 			break
 		}
 	}
 	if r.Payload["stop_hook_active"] == true {
-		name += "-active"
+		name = strings.TrimPrefix(name+"-active", "-")
+	}
+	if name == "" {
+		name = "event"
 	}
 	return name
+}
+
+// captured is what this test process has written: one file per event and
+// case (the first scenario to record it wins), and the provenance rows.
+var captured struct {
+	sync.Mutex
+	dirs map[string]map[string]string // dir to fixture to scenario
 }
 
 // normalise replaces the test's temporary paths so that a refresh changes
@@ -55,51 +66,73 @@ func normalise(c *Consumer, raw []byte) []byte {
 	base := filepath.Dir(c.Dir)
 	s := string(raw)
 	s = strings.ReplaceAll(s, base, "/tmp/live")
-	s = strings.ReplaceAll(s, strings.ReplaceAll(base, "/", "-"), "-tmp-live")
+	// Claude Code names a project's transcript directory after its path,
+	// every character but letters and digits made '-'.
+	encoded := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, base)
+	s = strings.ReplaceAll(s, encoded, "-tmp-live")
 	return []byte(s)
 }
 
-// capture writes the first record of every event and case of a scenario,
-// and the magehook runs' outcomes, when capturing.
+// capture writes the first record of every event and case, and the
+// magehook runs' outcomes of the scenario, when capturing. The first
+// capture of a test process empties the version's directory, so that a
+// refresh leaves only what this run saw.
 func capture(t *testing.T, cl live.Client, c *Consumer, scenario string, records []Record, runs []hookRun) {
 	t.Helper()
 	dir := captureDir(t, cl)
 	if dir == "" {
 		return
 	}
-	seen := map[string]bool{}
-	var rows []string
+	captured.Lock()
+	defer captured.Unlock()
+	if captured.dirs == nil {
+		captured.dirs = map[string]map[string]string{}
+	}
+	seen, ok := captured.dirs[dir]
+	if !ok {
+		os.RemoveAll(dir)
+		seen = map[string]string{}
+		captured.dirs[dir] = seen
+	}
 	for _, r := range records {
-		name := r.Event + "/" + caseName(scenario, r)
-		if seen[name] {
+		name := r.Event + "/" + caseName(r)
+		if _, ok := seen[name]; ok {
 			continue
 		}
-		seen[name] = true
+		seen[name] = scenario
 		var v any
 		json.Unmarshal(normalise(c, r.Raw), &v)
 		b, _ := json.MarshalIndent(v, "", "  ")
 		write(t, dir, name+".json", string(b)+"\n")
-		rows = append(rows, fmt.Sprintf("| %s.json | %s | %s |", name, scenario, time.Now().UTC().Format("2006-01-02")))
 	}
 	var answers []string
 	for _, r := range runs {
 		answers = append(answers, fmt.Sprintf("%s status=%d %s", r.Event, r.Status, r.Outcome))
 	}
 	write(t, dir, "answers/"+scenario+".txt", strings.Join(uniqSorted(answers), "\n")+"\n")
-	prov := filepath.Join(dir, "PROVENANCE.md")
-	old, _ := os.ReadFile(prov)
-	keep := []string{}
-	for _, line := range strings.Split(string(old), "\n") {
-		if strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| Fixture") && !strings.HasPrefix(line, "|---") {
-			if f := strings.Split(line, " | "); len(f) > 1 && f[1] != scenario {
-				keep = append(keep, line)
-			}
-		}
+	var rows []string
+	date := time.Now().UTC().Format("2006-01-02")
+	for name, sc := range seen {
+		rows = append(rows, fmt.Sprintf("| %s.json | %s | %s |", name, sc, date))
 	}
-	rows = uniqSorted(append(keep, rows...))
-	head := fmt.Sprintf("# %s %s payloads, captured\n\nWhat %s@%s sent a recorder hook on every event, in the live contract suite's\nscenarios (internal/live), run offline against the scripted model. Paths of the\ntest's temporary directory read /tmp/live. answers/<scenario>.txt lists how the\nclient took each magehook answer (json: parsed and validated; plain: no JSON).\n\nRefresh: `MAGEHOOK_LIVE_CAPTURE=1 go test ./internal/live -run 'TestClaude' -count=1`\n(or `go tool mage live:bump %s <version>` for a new version).\n\n| Fixture | Scenario | Captured |\n|---|---|---|\n",
-		cl.Name, cl.Version, cl.Package, cl.Version, cl.Name)
-	write(t, dir, "PROVENANCE.md", head+strings.Join(rows, "\n")+"\n")
+	head := fmt.Sprintf("# %s %s payloads, captured\n\n"+
+		"What %s@%s sent a recorder hook on every event, in the live contract\n"+
+		"suite's scenarios (internal/live), run offline against the scripted model:\n"+
+		"one file per event and case, the first scenario to record it. Paths of the\n"+
+		"test's temporary directory read /tmp/live. answers/<scenario>.txt lists how\n"+
+		"the client took each magehook answer (json: parsed and validated; plain: no\n"+
+		"JSON).\n\n"+
+		"client: %s\nversion: %s\ncaptured: %s\n\n"+
+		"Refresh: `MAGEHOOK_LIVE_CAPTURE=1 go test ./internal/live -run 'TestClaude' -count=1`\n"+
+		"(`go tool mage live:bump %s <version>` moves to a new version).\n\n"+
+		"| Fixture | Scenario | Captured |\n|---|---|---|\n",
+		cl.Name, cl.Version, cl.Package, cl.Version, cl.Package, cl.Version, date, cl.Name)
+	write(t, dir, "PROVENANCE.md", head+strings.Join(uniqSorted(rows), "\n")+"\n")
 }
 
 func uniqSorted(in []string) []string {

@@ -212,6 +212,7 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 // not know, and SessionStart with broken JSON, must be reported.
 func TestClaudeHookCheckCatchesABrokenAnswer(t *testing.T) {
 	cl := requireClient(t, "claude")
+	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.installClaude(t)
 	write(t, c.Dir, "bin/magehook", "#!/bin/sh\ncat >/dev/null\ncase \"$1\" in\n"+
@@ -298,12 +299,12 @@ func TestClaudeFreshCloneKeepsTheGates(t *testing.T) {
 }
 
 // TestClaudeMisspeltToolingrcClosesTheGates: a .toolingrc with a misspelt
-// key must not leave the gates open silently: git commit on main is
-// denied and the reason names the line.
+// gate key must not leave the gates open silently: the session is told at
+// its start, git commit on main is blocked (exit 2, Claude Code's
+// blocking error) with a reason naming the line, and main does not move.
 func TestClaudeMisspeltToolingrcClosesTheGates(t *testing.T) {
 	cl := requireClient(t, "claude")
 	t.Parallel()
-	pending(t, "issue 11 item 1: a misspelt key in .toolingrc (hook.enabel) is ignored, branchguard is off and git commit on main goes through")
 	c := newConsumer(t, catalogue)
 	c.installClaude(t)
 	write(t, c.Dir, ".toolingrc", strings.Replace(catalogue, "hook.enable branchguard", "hook.enabel branchguard", 1))
@@ -315,11 +316,74 @@ func TestClaudeMisspeltToolingrcClosesTheGates(t *testing.T) {
 	}
 	defer srv.Close()
 	s := c.claude(t, cl, srv, c.Dir, "commit the change")
-	checkClaudeHooks(t, s)
 	if after := c.head(t, c.Dir, "HEAD"); after != before {
 		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s", before, after)
 	}
-	if !srv.Reached("hook.enabel") {
-		t.Errorf("the reason does not name the misspelt key\n%s", srv.Dump())
+	blocked := false
+	for _, r := range hookRuns(s.Debug, "bin/magehook") {
+		if r.Outcome != "json" && r.Outcome != "plain" && r.Outcome != "none" {
+			t.Errorf("%s: %s", r.Event, r.Outcome)
+		}
+		if r.Event == "PreToolUse:Bash" && r.Status == 2 {
+			blocked = true
+		}
+	}
+	if !blocked {
+		t.Errorf("PreToolUse:Bash was not blocked with exit 2\n%s", s.Debug)
+	}
+	for _, want := range []string{"magehook cannot read its configuration", "PreToolUse blocked", "hook.enabel: unknown key; did you mean hook.enable?"} {
+		if !srv.Reached(want) {
+			t.Errorf("%q did not reach the model\n%s", want, srv.Dump())
+		}
+	}
+}
+
+// TestClaudeWorktreeSession: claude --worktree fires WorktreeCreate, which
+// magehook answers by making the worktree; the session then runs there,
+// with CLAUDE_PROJECT_DIR the worktree. Work in the worktree is allowed; a
+// commit aimed at the main checkout's main branch is still denied.
+func TestClaudeWorktreeSession(t *testing.T) {
+	cl := requireClient(t, "claude")
+	t.Parallel()
+	c := newConsumer(t, catalogue)
+	c.installClaude(t)
+	write(t, c.Dir, "README.md", "# consumer\nchanged on main\n")
+	mainBefore := c.head(t, c.Dir, "main")
+	srv, err := modelserver.Start(modelserver.Script{Key: "worktree work", Steps: []modelserver.Step{
+		{Calls: []modelserver.Call{modelserver.Bash(`echo wt > wt.txt && git add wt.txt && git commit -qm "worktree change"`)}},
+		{Calls: []modelserver.Call{modelserver.Bash(`git -C ` + c.Dir + ` commit -am "aimed at main"`)}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := c.claude(t, cl, srv, c.Dir, "worktree work", "--worktree", "feat")
+	if s.Err != nil {
+		t.Fatalf("claude --worktree: %v\n%s", s.Err, s.Stdout)
+	}
+	records := c.Records(t)
+	creates := Of(records, "WorktreeCreate")
+	if len(creates) != 1 {
+		t.Fatalf("WorktreeCreate fired %d times, want 1; fired %v", len(creates), Fired(records))
+	}
+	wt := filepath.Join(c.Dir, ".claude", "worktrees", "feat")
+	if _, err := os.Stat(filepath.Join(wt, ".git")); err != nil {
+		t.Fatalf("magehook did not make the worktree %s: %v\n%s", wt, err, s.Debug)
+	}
+	pending(t, "issue 11 item 3: in a claude --worktree session CLAUDE_PROJECT_DIR is the worktree, which has no bin/magehook, so every hook after WorktreeCreate exits 127 and the gates are open")
+	capture(t, cl, c, "worktree-session", records, checkClaudeHooks(t, s))
+	for _, r := range Of(records, "PreToolUse") {
+		if got := r.Env["CLAUDE_PROJECT_DIR"]; got != wt {
+			t.Errorf("PreToolUse: CLAUDE_PROJECT_DIR = %q, want the worktree %s", got, wt)
+		}
+	}
+	if c.head(t, wt, "HEAD") == mainBefore {
+		t.Error("the commit in the worktree did not happen")
+	}
+	if got := c.head(t, c.Dir, "main"); got != mainBefore {
+		t.Errorf("main moved from a worktree session: %s -> %s", mainBefore, got)
+	}
+	if !srv.Reached("git commit would run on the protected branch main") {
+		t.Errorf("the deny did not reach the model\n%s", srv.Dump())
 	}
 }

@@ -81,6 +81,7 @@ var claudeOffline = []struct {
 // context of the tool events reaches the model.
 func TestClaudeEveryEvent(t *testing.T) {
 	cl := requireClient(t, "claude")
+	t.Parallel()
 	c := newConsumer(t, catalogue+"hook.enable probe\n")
 	write(t, c.Dir, "magefiles/magefile.go", probeMagefile)
 	write(t, c.Dir, "CLAUDE.md", "# instructions\nBe brief.\n")
@@ -94,6 +95,7 @@ func TestClaudeEveryEvent(t *testing.T) {
 			{Calls: []modelserver.Call{modelserver.Bash("echo ok")}},
 			{Calls: []modelserver.Call{modelserver.Bash("exit 3")}},
 			{Calls: []modelserver.Call{{Name: "Task", Input: map[string]any{"description": "probe", "prompt": "subagent-key: report", "subagent_type": "general-purpose"}}}},
+			{Calls: []modelserver.Call{{Name: "Task", Input: map[string]any{"description": "isolated", "prompt": "subagent-key: isolated", "subagent_type": "general-purpose", "isolation": "worktree"}}}},
 			{Calls: []modelserver.Call{modelserver.Bash("mkdir -p sub && cd sub && pwd")}},
 			{Calls: []modelserver.Call{{Name: "EnterWorktree", Input: map[string]any{"name": "probe-wt"}}}},
 			{Calls: []modelserver.Call{{Name: "ExitWorktree", Input: map[string]any{"action": "remove", "discard_changes": true}}}},
@@ -177,6 +179,30 @@ func TestClaudeEveryEvent(t *testing.T) {
 	}
 	t.Logf("fired offline: %d of %d events; not fired: %s", len(fired), len(hook.Events()), strings.Join(missing, ", "))
 	checkPayloads(t, all)
+	// An isolated sub-agent's worktree: WorktreeCreate names it agent-<id>
+	// and carries no agent_id; magehook must make it (a skipped answer,
+	// exit 0 without a path, fails the creation).
+	isolated := false
+	for _, r := range Of(all, "WorktreeCreate") {
+		if name, _ := r.Payload["name"].(string); strings.HasPrefix(name, "agent-") {
+			isolated = true
+			if _, ok := r.Payload["agent_id"]; ok {
+				t.Logf("an isolated sub-agent's WorktreeCreate carries agent_id now: %s", r.Raw)
+			}
+		}
+	}
+	if !isolated {
+		t.Errorf("no WorktreeCreate for the isolated sub-agent (name agent-<id>); fired %v", Fired(all))
+	}
+	ran := false
+	for _, r := range srv.Scripted() {
+		if r.Script == "subagent-key" && strings.Contains(string(r.Body), "subagent-key: isolated") {
+			ran = true
+		}
+	}
+	if !ran {
+		t.Errorf("the isolated sub-agent never asked the model: its worktree was not made\n%s", srv.Dump())
+	}
 }
 
 // sessionID is the session_id of a stream-json output.

@@ -17,12 +17,16 @@ import (
 
 // requireClient returns the pinned client, or skips the test with one line
 // saying how to install it. Under MAGEHOOK_LIVE=require (live:test, CI) a
-// missing client fails the test instead.
+// missing client fails the test instead; MAGEHOOK_LIVE=off skips every
+// live test.
 func requireClient(t *testing.T, name string) live.Client {
 	t.Helper()
 	c, err := live.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if os.Getenv("MAGEHOOK_LIVE") == "off" {
+		t.Skip("MAGEHOOK_LIVE=off: the live tests run in `go tool mage live:test`")
 	}
 	if !c.Installed() {
 		if os.Getenv("MAGEHOOK_LIVE") == "require" {

@@ -4,133 +4,133 @@ package targets
 
 import "context"
 
-// ConfigChange answers the ConfigChange event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// ConfigChange is an agent hook, not a command to type: the agent runs it at its ConfigChange event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) ConfigChange(ctx context.Context, harness *string) { answer(ctx, "ConfigChange", harness) }
 
-// CwdChanged answers the CwdChanged event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// CwdChanged is an agent hook, not a command to type: the agent runs it at its CwdChanged event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) CwdChanged(ctx context.Context, harness *string) { answer(ctx, "CwdChanged", harness) }
 
-// DirectoryAdded answers the DirectoryAdded event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// DirectoryAdded is an agent hook, not a command to type: the agent runs it at its DirectoryAdded event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) DirectoryAdded(ctx context.Context, harness *string) {
 	answer(ctx, "DirectoryAdded", harness)
 }
 
-// Elicitation answers the Elicitation event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// Elicitation is an agent hook, not a command to type: the agent runs it at its Elicitation event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) Elicitation(ctx context.Context, harness *string) { answer(ctx, "Elicitation", harness) }
 
-// ElicitationResult answers the ElicitationResult event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// ElicitationResult is an agent hook, not a command to type: the agent runs it at its ElicitationResult event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) ElicitationResult(ctx context.Context, harness *string) {
 	answer(ctx, "ElicitationResult", harness)
 }
 
-// FileChanged answers the FileChanged event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// FileChanged is an agent hook, not a command to type: the agent runs it at its FileChanged event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) FileChanged(ctx context.Context, harness *string) { answer(ctx, "FileChanged", harness) }
 
-// InstructionsLoaded answers the InstructionsLoaded event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// InstructionsLoaded is an agent hook, not a command to type: the agent runs it at its InstructionsLoaded event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) InstructionsLoaded(ctx context.Context, harness *string) {
 	answer(ctx, "InstructionsLoaded", harness)
 }
 
-// MessageDisplay answers the MessageDisplay event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// MessageDisplay is an agent hook, not a command to type: the agent runs it at its MessageDisplay event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) MessageDisplay(ctx context.Context, harness *string) {
 	answer(ctx, "MessageDisplay", harness)
 }
 
-// Notification answers the Notification event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// Notification is an agent hook, not a command to type: the agent runs it at its Notification event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) Notification(ctx context.Context, harness *string) { answer(ctx, "Notification", harness) }
 
-// PermissionDenied answers the PermissionDenied event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PermissionDenied is an agent hook, not a command to type: the agent runs it at its PermissionDenied event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PermissionDenied(ctx context.Context, harness *string) {
 	answer(ctx, "PermissionDenied", harness)
 }
 
-// PermissionRequest answers the PermissionRequest event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PermissionRequest is an agent hook, not a command to type: the agent runs it at its PermissionRequest event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PermissionRequest(ctx context.Context, harness *string) {
 	answer(ctx, "PermissionRequest", harness)
 }
 
-// PostCompact answers the PostCompact event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PostCompact is an agent hook, not a command to type: the agent runs it at its PostCompact event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PostCompact(ctx context.Context, harness *string) { answer(ctx, "PostCompact", harness) }
 
-// PostToolBatch answers the PostToolBatch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PostToolBatch is an agent hook, not a command to type: the agent runs it at its PostToolBatch event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PostToolBatch(ctx context.Context, harness *string) {
 	answer(ctx, "PostToolBatch", harness)
 }
 
-// PostToolUse answers the PostToolUse event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PostToolUse is an agent hook, not a command to type: the agent runs it at its PostToolUse event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PostToolUse(ctx context.Context, harness *string) { answer(ctx, "PostToolUse", harness) }
 
-// PostToolUseFailure answers the PostToolUseFailure event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PostToolUseFailure is an agent hook, not a command to type: the agent runs it at its PostToolUseFailure event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PostToolUseFailure(ctx context.Context, harness *string) {
 	answer(ctx, "PostToolUseFailure", harness)
 }
 
-// PreCompact answers the PreCompact event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PreCompact is an agent hook, not a command to type: the agent runs it at its PreCompact event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PreCompact(ctx context.Context, harness *string) { answer(ctx, "PreCompact", harness) }
 
-// PreToolUse answers the PreToolUse event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PreToolUse is an agent hook, not a command to type: the agent runs it at its PreToolUse event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PreToolUse(ctx context.Context, harness *string) { answer(ctx, "PreToolUse", harness) }
 
-// SessionEnd answers the SessionEnd event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// SessionEnd is an agent hook, not a command to type: the agent runs it at its SessionEnd event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) SessionEnd(ctx context.Context, harness *string) { answer(ctx, "SessionEnd", harness) }
 
-// SessionStart answers the SessionStart event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// SessionStart is an agent hook, not a command to type: the agent runs it at its SessionStart event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) SessionStart(ctx context.Context, harness *string) { answer(ctx, "SessionStart", harness) }
 
-// Setup answers the Setup event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// Setup is an agent hook, not a command to type: the agent runs it at its Setup event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) Setup(ctx context.Context, harness *string) { answer(ctx, "Setup", harness) }
 
-// Stop answers the Stop event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// Stop is an agent hook, not a command to type: the agent runs it at its Stop event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) Stop(ctx context.Context, harness *string) { answer(ctx, "Stop", harness) }
 
-// StopFailure answers the StopFailure event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// StopFailure is an agent hook, not a command to type: the agent runs it at its StopFailure event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) StopFailure(ctx context.Context, harness *string) { answer(ctx, "StopFailure", harness) }
 
-// SubagentStart answers the SubagentStart event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// SubagentStart is an agent hook, not a command to type: the agent runs it at its SubagentStart event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) SubagentStart(ctx context.Context, harness *string) {
 	answer(ctx, "SubagentStart", harness)
 }
 
-// SubagentStop answers the SubagentStop event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// SubagentStop is an agent hook, not a command to type: the agent runs it at its SubagentStop event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) SubagentStop(ctx context.Context, harness *string) { answer(ctx, "SubagentStop", harness) }
 
-// TaskCompleted answers the TaskCompleted event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// TaskCompleted is an agent hook, not a command to type: the agent runs it at its TaskCompleted event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) TaskCompleted(ctx context.Context, harness *string) {
 	answer(ctx, "TaskCompleted", harness)
 }
 
-// TaskCreated answers the TaskCreated event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// TaskCreated is an agent hook, not a command to type: the agent runs it at its TaskCreated event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) TaskCreated(ctx context.Context, harness *string) { answer(ctx, "TaskCreated", harness) }
 
-// TeammateIdle answers the TeammateIdle event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// TeammateIdle is an agent hook, not a command to type: the agent runs it at its TeammateIdle event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) TeammateIdle(ctx context.Context, harness *string) { answer(ctx, "TeammateIdle", harness) }
 
-// UserPromptExpansion answers the UserPromptExpansion event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// UserPromptExpansion is an agent hook, not a command to type: the agent runs it at its UserPromptExpansion event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) UserPromptExpansion(ctx context.Context, harness *string) {
 	answer(ctx, "UserPromptExpansion", harness)
 }
 
-// UserPromptSubmit answers the UserPromptSubmit event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// UserPromptSubmit is an agent hook, not a command to type: the agent runs it at its UserPromptSubmit event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) UserPromptSubmit(ctx context.Context, harness *string) {
 	answer(ctx, "UserPromptSubmit", harness)
 }
 
-// WorktreeCreate answers the WorktreeCreate event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// WorktreeCreate is an agent hook, not a command to type: the agent runs it at its WorktreeCreate event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) WorktreeCreate(ctx context.Context, harness *string) {
 	answer(ctx, "WorktreeCreate", harness)
 }
 
-// WorktreeRemove answers the WorktreeRemove event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// WorktreeRemove is an agent hook, not a command to type: the agent runs it at its WorktreeRemove event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) WorktreeRemove(ctx context.Context, harness *string) {
 	answer(ctx, "WorktreeRemove", harness)
 }
 
-// PreModelSwitch answers the PreModelSwitch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PreModelSwitch is an agent hook, not a command to type: the agent runs it at its PreModelSwitch event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PreModelSwitch(ctx context.Context, harness *string) {
 	answer(ctx, "PreModelSwitch", harness)
 }
 
-// PostModelSwitch answers the PostModelSwitch event: the payload on stdin, the answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode).
+// PostModelSwitch is an agent hook, not a command to type: the agent runs it at its PostModelSwitch event, payload on stdin, answer on stdout. -harness names the agent (claude by default; codex, copilot, cursor, gemini, opencode); hook:replay tries a payload by hand.
 func (Hook) PostModelSwitch(ctx context.Context, harness *string) {
 	answer(ctx, "PostModelSwitch", harness)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -40,8 +41,11 @@ func reconcile(source string, runtime *string, prune, asJSON *bool, apply bool) 
 	}
 	r.BackupDir = filepath.Join(filepath.Dir(r.Runtime), "backups", "settings")
 	if cfg, err := toolingrc.Discover(startDir()); err == nil {
-		if v, err := cfg.Get(toolingrc.KeyStateDir); err == nil {
-			r.BackupDir = filepath.Join(v.Abs(), "backups")
+		// Resolved and confined, as every write below the state dir.
+		if state, err := hook.StateDir(cfg); err == nil {
+			if dir, err := confined.Dir(state, "backups"); err == nil {
+				r.BackupDir = dir
+			}
 		}
 	}
 	var plan settings.Plan

@@ -24,9 +24,9 @@ var errStepAside = errors.New("a handler this checkout enables is not registered
 // LookupTarget returns the event a hook: target answers; name is the part
 // after "hook:", matched without regard to case, as Mage matches targets.
 func LookupTarget(name string) (Event, bool) {
-	for _, e := range events {
-		if strings.EqualFold(e.Target, name) {
-			return e, true
+	for i := range events {
+		if strings.EqualFold(events[i].Target, name) {
+			return events[i], true
 		}
 	}
 	return Event{}, false

@@ -112,9 +112,9 @@ var events = []Event{
 
 // Lookup returns the event with the given wire name.
 func Lookup(name string) (Event, bool) {
-	for _, e := range events {
-		if e.Name == name {
-			return e, true
+	for i := range events { // by index: an Event is too large to copy per step
+		if events[i].Name == name {
+			return events[i], true
 		}
 	}
 	return Event{}, false

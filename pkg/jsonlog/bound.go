@@ -1,6 +1,7 @@
 package jsonlog
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,14 +21,33 @@ type Bound struct {
 // DefaultBound is the bound Append keeps: 2,000 files and 256 MiB.
 var DefaultBound = Bound{Files: 2000, Bytes: 256 << 20}
 
+// SessionsMarker marks a subdirectory of the state directory whose files
+// are per session (named <session>.<anything>), so that Prune may remove
+// them. Append makes it for a session log's directory; other writers of
+// per-session files call MarkSessions.
+const SessionsMarker = ".sessions"
+
+// MarkSessions marks dir (relative to root) as holding per-session files.
+func MarkSessions(root *confined.Root, dir string) {
+	name := filepath.Join(dir, SessionsMarker)
+	if _, err := root.Lstat(name); err == nil {
+		return
+	}
+	if f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+}
+
 // Prune removes whole sessions, oldest first, once the sessions' files
 // are beyond b, until they are within three quarters of it (so that the
-// next sessions do not each start a pruning). A session is every file in a subdirectory of root (other
-// than backups/) whose name is its id followed by a dot (audit/S.jsonl,
-// its rotations and lock, stopreminder/S.worked, ...); its age is that of
-// its newest file. The session keep (the one being written) is never
-// removed. The shared logs at the top of root rotate on their own, and
-// backups/ is bounded by the settings writer.
+// next sessions do not each start a pruning). A session is every file in
+// a marked subdirectory of root (see SessionsMarker) whose name is its id
+// followed by a dot (audit/S.jsonl, its rotations and lock,
+// stopreminder/S.worked, ...); its age is that of its newest file. The
+// session keep (the one being written) is never removed. Unmarked
+// directories (a handler's own state, backups/) and the shared logs at
+// the top of root are left alone: those rotate or are bounded on their
+// own.
 func Prune(root *confined.Root, keep string, b Bound) {
 	type file struct {
 		name string
@@ -42,7 +62,10 @@ func Prune(root *confined.Root, keep string, b Bound) {
 	count, total := 0, int64(0)
 	dirs, _ := root.ReadDir(".")
 	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "backups" {
+		if !d.IsDir() {
+			continue
+		}
+		if info, err := root.Lstat(filepath.Join(d.Name(), SessionsMarker)); err != nil || !info.Mode().IsRegular() {
 			continue
 		}
 		entries, _ := root.ReadDir(d.Name())

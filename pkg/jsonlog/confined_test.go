@@ -83,7 +83,7 @@ func TestTheStateDirIsBounded(t *testing.T) {
 		os.Chtimes(l.Path, stamp, stamp)
 		os.Chtimes(l.Path+".lock", stamp, stamp)
 	}
-	files, _ := filepath.Glob(filepath.Join(state, "audit", "*"))
+	files, _ := filepath.Glob(filepath.Join(state, "audit", "s*"))
 	if len(files) > bound.Files {
 		t.Fatalf("%d files, bound %d", len(files), bound.Files)
 	}
@@ -118,5 +118,16 @@ func TestTheStateDirIsBounded(t *testing.T) {
 	})
 	if total > big.Bytes {
 		t.Errorf("%d bytes, bound %d", total, big.Bytes)
+	}
+	// A handler's own state beside the sessions is never taken for one.
+	own := filepath.Join(state, "devserver", "server.log")
+	os.MkdirAll(filepath.Dir(own), 0o755)
+	os.WriteFile(own, []byte("x"), 0o600)
+	os.Chtimes(own, old, old)
+	for i := 0; i < 200; i++ {
+		jsonlog.Log{Path: filepath.Join(state, "audit", fmt.Sprintf("t%04d.jsonl", i)), Root: state, Bound: bound}.Append(map[string]int{"i": i})
+	}
+	if _, err := os.Stat(own); err != nil {
+		t.Errorf("a file outside the session directories was pruned: %v", err)
 	}
 }

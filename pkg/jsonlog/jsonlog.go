@@ -87,6 +87,7 @@ func (l Log) Append(rec any) error {
 		if b == (Bound{}) {
 			b = DefaultBound
 		}
+		MarkSessions(root, filepath.Dir(name))
 		Prune(root, sessionOf(name), b)
 	}
 	return werr

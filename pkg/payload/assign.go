@@ -119,6 +119,20 @@ func (p *Payload) stringField(key string) *string {
 		return &p.MCPServerName
 	case "action":
 		return &p.Action
+	case "command_source":
+		return &p.CommandSource
+	case "memory_type":
+		return &p.MemoryType
+	case "from_model":
+		return &p.FromModel
+	case "to_model":
+		return &p.ToModel
+	case "requested_model":
+		return &p.RequestedModel
+	case "message_id":
+		return &p.MessageID
+	case "turn_id":
+		return &p.TurnID
 	}
 	return nil
 }
@@ -129,6 +143,10 @@ func (p *Payload) boolField(key string) *bool {
 		return &p.IsInterrupt
 	case "stop_hook_active":
 		return &p.StopHookActive
+	case "prompt_cache_likely_expired":
+		return &p.PromptCacheLikelyExpired
+	case "final":
+		return &p.Final
 	}
 	return nil
 }
@@ -155,12 +173,22 @@ func (p *Payload) rawField(key string) *json.RawMessage {
 		return &p.BackgroundTasks
 	case "content":
 		return &p.Content
+	case "seconds_since_last_response":
+		return &p.SecondsSinceLastResponse
+	case "context_tokens":
+		return &p.ContextTokens
+	case "session_crons":
+		return &p.SessionCrons
+	case "index":
+		return &p.Index
+	case "delta":
+		return &p.Delta
 	}
 	return nil
 }
 
-// decodeString decodes a JSON string, without the decoder when it holds
-// no escapes.
+// decodeString decodes a JSON string without encoding/json, whose
+// Unmarshal scans the text twice and copies it through reflection.
 func decodeString(raw json.RawMessage, dst *string) error {
 	if len(raw) < 2 || raw[0] != '"' {
 		return fmt.Errorf("not a string")
@@ -169,7 +197,12 @@ func decodeString(raw json.RawMessage, dst *string) error {
 		*dst = string(raw[1 : len(raw)-1])
 		return nil
 	}
-	return json.Unmarshal(raw, dst)
+	v, err := unquote(bytes.TrimRight(raw, " \t\r\n"))
+	if err != nil {
+		return json.Unmarshal(raw, dst) // for encoding/json's message
+	}
+	*dst = v
+	return nil
 }
 
 func typeError(key string, raw json.RawMessage, want string) error {

@@ -66,6 +66,36 @@ type Payload struct {
 	CommandArgs          string          `json:"command_args"`
 	ExpansionType        string          `json:"expansion_type"`
 
+	// SessionStart on resume (Claude Code 2.1.328).
+	SecondsSinceLastResponse json.RawMessage `json:"seconds_since_last_response"`
+	PromptCacheLikelyExpired bool            `json:"prompt_cache_likely_expired"`
+	// ContextTokens is the conversation's size (SessionStart on resume,
+	// PreModelSwitch, PostModelSwitch).
+	ContextTokens json.RawMessage `json:"context_tokens"`
+	// SessionCrons lists the session's scheduled prompts (Stop, SubagentStop).
+	SessionCrons json.RawMessage `json:"session_crons"`
+	// CommandSource says where a slash command is defined
+	// (UserPromptExpansion: projectSettings, ...).
+	CommandSource string `json:"command_source"`
+	// MemoryType is the kind of instructions file (InstructionsLoaded:
+	// Project, User, ...).
+	MemoryType string `json:"memory_type"`
+
+	// Model switches (PreModelSwitch, PostModelSwitch); to_model is the
+	// matcher. The cost and cache fields (pricing, cache_ttl,
+	// estimated_cache_write_usd, prompt_cache_warm) are left untyped: see
+	// Untyped.
+	FromModel      string `json:"from_model"`
+	ToModel        string `json:"to_model"`
+	RequestedModel string `json:"requested_model"`
+
+	// MessageDisplay: one piece of an assistant message as it is shown.
+	MessageID string          `json:"message_id"`
+	TurnID    string          `json:"turn_id"`
+	Index     json.RawMessage `json:"index"`
+	Delta     json.RawMessage `json:"delta"`
+	Final     bool            `json:"final"`
+
 	// Notification.
 	NotificationType string `json:"notification_type"`
 	Message          string `json:"message"`
@@ -96,6 +126,27 @@ type Payload struct {
 
 	// Raw is the whole payload as read, unknown fields included.
 	Raw json.RawMessage `json:"-"`
+
+	// succeeded remembers Succeeded's answer for the tool_response it read:
+	// every PostToolUse handler asks, and the response may be megabytes.
+	succeeded struct {
+		resp []byte
+		ok   bool
+	}
+	// input is tool_input split into its members, for InputString.
+	input struct {
+		of      []byte
+		split   bool
+		members []rawMember
+	}
+}
+
+// Untyped returns the top-level fields a harness sends that Payload
+// deliberately leaves to Raw and Field: cost and cache figures no handler
+// acts on. The live suite's drift test fails on a captured field that is
+// neither typed nor listed here.
+func Untyped() []string {
+	return []string{"pricing", "cache_ttl", "estimated_cache_write_usd", "prompt_cache_warm"}
 }
 
 // Errors Decode returns; each is a payload the hook cannot act on.

@@ -171,7 +171,7 @@ func (p *Payload) EditedPaths() []string {
 // read one field: decoding into a struct makes encoding/json build a
 // reflection cache that costs more than a whole hook run's other work.
 func (p *Payload) InputString(field string) (string, bool) {
-	raw := member(p.ToolInput, field)
+	raw := p.inputMember(field)
 	if raw == nil {
 		return "", false
 	}
@@ -205,13 +205,22 @@ func (p *Payload) Succeeded() bool {
 		if resp[0] != '{' {
 			return false
 		}
-		var v struct {
-			Interrupted json.RawMessage `json:"interrupted"`
+		if c := &p.succeeded; len(c.resp) == len(resp) && &c.resp[0] == &resp[0] {
+			return c.ok
 		}
-		if json.Unmarshal(resp, &v) != nil {
-			return false
-		}
-		return strings.TrimSpace(string(v.Interrupted)) != "true"
+		// The one member, as encoding/json would pick it for a struct
+		// field (the last whose name folds to it), in one pass over what
+		// may be megabytes of output.
+		var interrupted []byte
+		err := splitObject(resp, func(key, raw []byte) {
+			var k string
+			if decodeString(key, &k) == nil && strings.EqualFold(k, "interrupted") {
+				interrupted = raw
+			}
+		})
+		ok := err == nil && strings.TrimSpace(string(interrupted)) != "true"
+		p.succeeded.resp, p.succeeded.ok = resp, ok
+		return ok
 	}
 	var legacy struct {
 		ExitCode *json.Number `json:"exit_code"`
@@ -221,4 +230,33 @@ func (p *Payload) Succeeded() bool {
 	}
 	code, err := legacy.ExitCode.Int64()
 	return err == nil && code == 0
+}
+
+// inputMember is member(p.ToolInput, field), with tool_input split once
+// for the tool_input it was split from: the gates ask for a field or two
+// each, a dozen times a call.
+func (p *Payload) inputMember(field string) []byte {
+	c := &p.input
+	if !c.split || len(c.of) != len(p.ToolInput) || len(c.of) > 0 && &c.of[0] != &p.ToolInput[0] {
+		c.members = c.members[:0]
+		splitObject(p.ToolInput, func(key, raw []byte) {
+			var k string
+			if decodeString(key, &k) == nil {
+				c.members = append(c.members, rawMember{k, raw})
+			}
+		})
+		c.of, c.split = p.ToolInput, true
+	}
+	var found []byte
+	for _, m := range c.members {
+		if m.key == field {
+			found = m.raw // the last of that name, as encoding/json
+		}
+	}
+	return found
+}
+
+type rawMember struct {
+	key string
+	raw []byte
 }

@@ -20,7 +20,7 @@ const Mask = "[REDACTED]"
 // of an audited call.
 type rule struct {
 	// any lists the literals; with fold they are lower case and matched
-	// without regard to ASCII case (the pattern is (?i)).
+	// without regard to case (the pattern is (?i)).
 	any  []string
 	fold bool
 	re   func() *regexp.Regexp
@@ -100,49 +100,116 @@ const secretValue = `(?:'[^']*'|"[^"]*"|[^\s"'&;,|)]+)`
 // log needs around it (the command, the flag, the user name, the host) is
 // kept.
 func String(s string) string {
-	lower, ascii := "", true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false // (?i) folds some non-ASCII runes onto ASCII letters: no shortcut
-			break
-		}
-	}
-	for _, r := range rules() {
-		if !r.mayMatch(s, &lower, ascii) {
+	found := present(s)
+	for i, r := range rules() {
+		if !found[i] {
 			continue
 		}
-		before := s
 		if r.keyed {
 			s = r.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
 		} else {
 			s = r.re().ReplaceAllString(s, Mask)
 		}
-		if s != before {
-			lower = ""
-		}
 	}
 	return s
 }
 
-// mayMatch reports whether s holds one of the rule's literals. The mask
-// holds none and no literal holds '[' or ']', so a replacement never makes
-// a literal appear that was not there. lower caches s in lower case.
-func (r rule) mayMatch(s string, lower *string, ascii bool) bool {
-	if r.fold {
-		if !ascii {
-			return true
+// literal is one of a rule's literals, indexed by its first byte.
+type literal struct {
+	text string
+	fold bool
+	rule int
+}
+
+// literals indexes the rules' literals by their first byte (both cases for
+// a folded one), with a bitmap of the pairs of bytes they start with: most
+// positions of a text are passed over on one bit.
+type literals struct {
+	first [256][]literal
+	pairs [1 << 16 / 64]uint64
+}
+
+func (t *literals) pair(a, b byte) (int, uint64) {
+	p := int(a)<<8 | int(b)
+	return p >> 6, 1 << (p & 63)
+}
+
+var index = sync.OnceValue(func() *literals {
+	t := new(literals)
+	cases := func(c byte, fold bool) []byte {
+		if fold && c >= 'a' && c <= 'z' {
+			return []byte{c, c - 'a' + 'A'}
 		}
-		if *lower == "" {
-			*lower = strings.ToLower(s)
-		}
-		s = *lower
+		return []byte{c}
 	}
-	for _, lit := range r.any {
-		if strings.Contains(s, lit) {
-			return true
+	for i, r := range rules() {
+		for _, text := range r.any {
+			l := literal{text, r.fold, i}
+			for _, a := range cases(text[0], r.fold) {
+				t.first[a] = append(t.first[a], l)
+				for _, b := range cases(text[1], r.fold) {
+					w, bit := t.pair(a, b)
+					t.pairs[w] |= bit
+				}
+			}
 		}
 	}
-	return false
+	return t
+})
+
+// matches reports whether w, of the literal's length, is the literal; a
+// folded literal is lower case and w is ASCII up to here (see present).
+func (l literal) matches(w string) bool {
+	if !l.fold {
+		return w == l.text
+	}
+	for j := 0; j < len(w); j++ {
+		c := w[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != l.text[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// present reports, rule by rule, whether s holds one of its literals, in
+// one pass over s. Checking the text as it was before any replacement is
+// enough: the mask holds no literal and no literal holds '[' or ']', so a
+// replacement never makes one appear. (?i) folds some non-ASCII runes
+// onto ASCII letters (the Kelvin sign, the long s), so text with non-ASCII
+// bytes runs every case-insensitive rule.
+func present(s string) []bool {
+	rs := rules()
+	found := make([]bool, len(rs))
+	left := len(rs)
+	t := index()
+	ascii := true
+	for i := 0; i+1 < len(s) && left > 0; i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf && ascii {
+			ascii = false
+			for j, r := range rs {
+				if r.fold && !found[j] {
+					found[j] = true
+					left--
+				}
+			}
+		}
+		if w, bit := t.pair(c, s[i+1]); t.pairs[w]&bit == 0 {
+			continue
+		}
+		for _, l := range t.first[c] {
+			if found[l.rule] || len(s)-i < len(l.text) || !l.matches(s[i:i+len(l.text)]) {
+				continue
+			}
+			found[l.rule] = true
+			left--
+		}
+	}
+	return found
 }
 
 // Home replaces a home directory prefix with ~ wherever it appears.

@@ -35,11 +35,11 @@ func (l Library) appendText(ctx context.Context, verb, page, file string) (strin
 		return "", nil
 	}
 	path := filepath.Join(l.Dir, name)
-	old, err := os.ReadFile(path)
+	old, err := readFile(path)
 	if err != nil {
 		return "", fmt.Errorf("no such page: %s (in %s)", strings.TrimSuffix(page, ".md"), l.Dir)
 	}
-	data, err := os.ReadFile(file)
+	data, err := readFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("no such file: %s", file)
 	} else if err != nil {
@@ -76,7 +76,7 @@ func (l Library) Close(ctx context.Context, session string) (string, error) {
 		return "", nil
 	}
 	path := filepath.Join(l.Dir, page)
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return "", err
 	}

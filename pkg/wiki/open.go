@@ -123,7 +123,7 @@ func title(project, date string, n int) string {
 }
 
 func (l Library) rename(ctx context.Context, from, to, heading string) error {
-	data, err := os.ReadFile(filepath.Join(l.Dir, from))
+	data, err := readFile(filepath.Join(l.Dir, from))
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (l Library) sessionPages() []string {
 
 func (l Library) findLocal(session string) string {
 	for _, p := range l.sessionPages() {
-		data, err := os.ReadFile(filepath.Join(l.Dir, p))
+		data, err := readFile(filepath.Join(l.Dir, p))
 		if err == nil && hasLine(string(data), "Session: "+session) {
 			return p
 		}

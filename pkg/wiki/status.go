@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,7 +26,7 @@ type Session struct {
 func (l Library) OpenSessions() []Session {
 	var out []Session
 	for _, p := range l.sessionPages() {
-		data, err := os.ReadFile(filepath.Join(l.Dir, p))
+		data, err := readFile(filepath.Join(l.Dir, p))
 		if err != nil || hasLinePrefix(string(data), "Closed:") {
 			continue
 		}
@@ -144,8 +145,8 @@ func (l Library) Candidates(ctx context.Context, w io.Writer) error {
 	if !l.Available() {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(l.Dir, CandidatesPage))
-	if os.IsNotExist(err) {
+	data, err := readFile(filepath.Join(l.Dir, CandidatesPage))
+	if errors.Is(err, os.ErrNotExist) {
 		l.say("no %s in %s, nothing to report", CandidatesPage, l.Dir)
 		return nil
 	} else if err != nil {

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -191,3 +192,10 @@ func (l Library) git() gitx.Git { return gitx.Git{Dir: l.Dir, Log: l.log()} }
 
 // quiet runs git for its output, keeping git's messages off the log.
 func (l Library) quiet() gitx.Git { return gitx.Git{Dir: l.Dir} }
+
+// maxPage bounds what the library reads of one file.
+const maxPage = 16 << 20
+
+// readFile reads a page or a note's file only when it is a regular file:
+// a FIFO would block the session's hook past its timeout.
+func readFile(path string) ([]byte, error) { return regfile.ReadFile(path, maxPage) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // Remove removes the worktree of name, its branch and the empty parent
@@ -240,7 +241,7 @@ func nestedRepos(root string) []nested {
 // isLinkedWorktree reports whether a .git file points into a worktrees/
 // directory of some repository (a linked worktree, not a submodule).
 func isLinkedWorktree(gitFile string) bool {
-	data, err := os.ReadFile(gitFile)
+	data, err := regfile.ReadFile(gitFile, 1<<16) // never block on a FIFO named .git
 	if err != nil {
 		return false
 	}

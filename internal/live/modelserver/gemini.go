@@ -54,9 +54,10 @@ func (g gemini) reply(w http.ResponseWriter, c conversation, st Step, n int, sid
 	var parts []map[string]any
 	text := st.Text
 	if side && c.json {
-		// Gemini CLI's side requests that want JSON (the next-speaker check)
-		// hand the turn back to the user.
-		text = `{"reasoning":"scripted","next_speaker":"user"}`
+		// Gemini CLI's side requests that want JSON: the next-speaker check
+		// hands the turn back to the user, the model router gets the lowest
+		// complexity. Each reads its own fields and ignores the others'.
+		text = `{"reasoning":"scripted","next_speaker":"user","complexity_reasoning":"scripted","complexity_score":1}`
 	}
 	if text != "" {
 		parts = append(parts, map[string]any{"text": text})
