@@ -47,7 +47,9 @@
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
-//	{sql:WORDS}   an argument holds an SQL statement starting with one of WORDS
+//	{sql:WORDS}   an argument (or an echo or printf earlier in the call)
+//	              holds an SQL statement starting with one of WORDS; SQL in
+//	              a here-document is not seen
 //	{download-pipe}  an interpreter reading its program from its stdin (or
 //	              sh -s, or a process substitution), fed by a download
 //	              earlier in the call (curl ... | sh, bash <(curl ...))
