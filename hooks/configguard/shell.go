@@ -24,6 +24,7 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
+	// The analysis every gate on this call shares (one parse per command).
 	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, err

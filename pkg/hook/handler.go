@@ -143,6 +143,9 @@ func (h Handler) Validate() error {
 			return fmt.Errorf("handler %s: unknown event %q", h.Name, name)
 		}
 	}
+	if h.Matcher == "" || h.Matcher == "*" || isExactList(h.Matcher) {
+		return nil // nothing to compile: the check runs on every call
+	}
 	if _, err := compileMatcher(h.Matcher); err != nil {
 		return fmt.Errorf("handler %s: %w", h.Name, err)
 	}
