@@ -243,6 +243,7 @@ func TestRemoveWithoutRemote(t *testing.T) {
 	}
 }
 
+// WT-REMOVE-5: remove never deletes main nor the main checkout's branch.
 func TestRemoveNeverDeletesMain(t *testing.T) {
 	ctx := context.Background()
 	root := gittest.Repo(t, nil)
@@ -257,6 +258,7 @@ func TestRemoveNeverDeletesMain(t *testing.T) {
 	}
 	gittest.Git(t, root, "branch", "-q", "side")
 	gittest.Git(t, root, "checkout", "-q", "side")
+	// WT-REMOVE-5: the main checkout's branch, with no worktree, is kept.
 	if err := m.Remove(ctx, "side", true); err != nil {
 		t.Fatal(err)
 	}
