@@ -68,6 +68,7 @@ func Fuzz() error {
 		{"./pkg/toolingrc", "FuzzParse"},
 		{"./pkg/gitcmd", "FuzzAnalyze"},
 		{"./pkg/redact", "FuzzString"},
+		{"./pkg/redact", "FuzzStringAsEveryRule"},
 	}
 	for _, t := range targets {
 		if err := sh.RunV("go", "test", "-run=^$", "-fuzz=^"+t.name+"$", "-fuzztime="+budget, t.pkg); err != nil {

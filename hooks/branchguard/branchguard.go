@@ -57,8 +57,6 @@ var Handler = hook.Handler{
 	Run:     run,
 }
 
-const wayOut = "make the change in a worktree (claude --worktree, or go tool mage worktree:create <name>) on its own branch"
-
 func run(c *hook.Call) (hook.Result, error) {
 	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
 	if err != nil {
@@ -101,7 +99,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if len(reasons) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(strings.Join(reasons, "; ") + "; " + wayOut + "."), nil
+	return hook.Deny(strings.Join(reasons, "; ") + "; " + c.WorktreeAdvice() + "."), nil
 }
 
 // edit judges one file a tool is about to change: the repository that

@@ -1,6 +1,7 @@
 package branchguard_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,15 +17,13 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 		cwd              map[string]any
 		want             string
 	}{
-		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root},
+		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
-		{"copilot", "copilot/preToolUse-camel", map[string]any{"cwd": root},
-			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
-		{"copilot", "copilot/PreToolUse-snake", map[string]any{"cwd": root},
+		{"copilot", "copilot/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
 		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
 			`{"agent_message":"git push would run on the protected branch main`},
-		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root},
+		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"decision":"deny","reason":"git push would run on the protected branch main`},
 		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
@@ -42,12 +41,32 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 
 func TestCodexPatchIsAnEdit(t *testing.T) {
 	root, feature := setup(t)
-	out := hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": root}))
-	if !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "src/app.ts") {
+	// The captured patch edits ../README.md and adds ../NEW.md from sub/.
+	out := hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(root, "sub")}))
+	if !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "README.md") {
 		t.Errorf("a patch on main: %+v", out)
 	}
-	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": feature}))
+	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(feature, "sub")}))
 	if out.Stdout != "" || out.Code != 0 {
 		t.Errorf("a patch in a worktree: %+v", out)
+	}
+}
+
+// TestCopilotEditsAreJudgedByTheirPath: Copilot sends Edit and Write with
+// its own argument names (path, old_str, file_text); the edit is denied on
+// main and allowed on a branch, not blocked everywhere.
+func TestCopilotEditsAreJudgedByTheirPath(t *testing.T) {
+	root, feature := setup(t)
+	for _, fixture := range []string{"copilot/PreToolUse-edit", "copilot/PreToolUse-create"} {
+		for dir, deny := range map[string]bool{root: true, feature: false} {
+			in := map[string]any{"path": filepath.Join(dir, "README.md"), "old_str": "a", "new_str": "b", "file_text": "x"}
+			out := hooktest.RunHarness(t, handlers, "copilot", "PreToolUse", hooktest.HarnessFixture(t, fixture, map[string]any{"cwd": dir, "tool_input": in}))
+			if got := strings.Contains(out.Stdout, `"permissionDecision":"deny"`); got != deny || out.Code != 0 {
+				t.Errorf("%s in %s: deny %v, want %v: %+v", fixture, dir, got, deny, out)
+			}
+			if deny && !strings.Contains(out.Stdout, "worktree:create") {
+				t.Errorf("%s: the way out: %s", fixture, out.Stdout)
+			}
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
-	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -25,9 +24,8 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: p.CWD, Home: home, Getenv: c.Getenv,
-		ReadFile: func(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }, Stat: os.Stat,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit()})
+	// The analysis every gate on this call shares (one parse per command).
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, err
 	}

@@ -276,7 +276,6 @@ func TestClaudeStopguardBlocksOnce(t *testing.T) {
 func TestClaudeFreshCloneKeepsTheGates(t *testing.T) {
 	cl := requireClient(t, "claude")
 	t.Parallel()
-	pending(t, "issue 11 item 3: a fresh clone has no bin/magehook, every hook exits 127 (a non-blocking error) and git commit on main goes through")
 	c := newConsumer(t, catalogue)
 	c.installClaude(t)
 	clone := filepath.Join(filepath.Dir(c.Dir), "clone")

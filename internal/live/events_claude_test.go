@@ -38,6 +38,11 @@ func init() {
 				return hook.Result{}, nil
 			}
 			r := hook.Result{SystemMessage: "probe " + c.Event.Name}
+			if c.Event.Name == "PreModelSwitch" {
+				// The table says decision block stops a switch: Claude
+				// Code must take it as valid JSON and keep the model.
+				r = hook.Deny("probe keeps the model")
+			}
 			// Context on Stop and SubagentStop sends the agent back to work.
 			if c.Event.Context && c.Event.Name != "Stop" && c.Event.Name != "SubagentStop" {
 				r.Context = "probe context " + c.Event.Name
@@ -66,7 +71,7 @@ var claudeOffline = []struct {
 }{
 	{name: "every-tool", prompt: "exercise the tools", fires: []string{"SessionStart", "InstructionsLoaded", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"PostToolUseFailure", "PostToolBatch", "SubagentStart", "SubagentStop", "CwdChanged", "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "Stop", "SessionEnd"}},
-	{name: "model-switch", prompt: "/model claude-haiku-4-5", fires: []string{"PreModelSwitch"}, mayFire: []string{"PostModelSwitch"}},
+	{name: "model-switch", prompt: "/model claude-haiku-4-5", fires: []string{"PreModelSwitch"}},
 	{name: "compact", prompt: "/compact", args: []string{"--resume"}, fires: []string{"PreCompact", "PostCompact", "PostModelSwitch"}},
 	{name: "slash-command", prompt: "/hello world", fires: []string{"UserPromptExpansion"}},
 	{name: "permission", prompt: "ask first", args: []string{"--permission-mode", "default"}, fires: []string{"PermissionRequest"}},

@@ -1,6 +1,9 @@
 package hook
 
-import "sort"
+import (
+	"slices"
+	"strings"
+)
 
 // Event is one Claude Code hook event and what the contract lets a hook
 // answer to it. The table below is the only place these facts live: the
@@ -122,8 +125,11 @@ func Lookup(name string) (Event, bool) {
 
 // Events returns every event of the contract, sorted by name.
 func Events() []Event {
+	// slices.SortFunc, not sort.Slice: a catalogue handler lists the
+	// events at package init, on every start of the hook binary, and
+	// sort.Slice swaps through reflection.
 	out := append([]Event(nil), events...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b Event) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

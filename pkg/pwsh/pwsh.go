@@ -34,6 +34,7 @@ type Word struct {
 	Text    string
 	Literal bool // nothing in it is computed at run time
 	Quoted  bool // it starts with a quote: as a statement, a value, not a command
+	Group   bool // it holds a (...) or {...} group (a method call's arguments)
 }
 
 // Command is one command the script runs.
@@ -222,6 +223,7 @@ func (p *parser) word(depth int) (Word, error) {
 			w.Literal = false
 			if p.i+1 < len(p.src) && p.src[p.i+1] == '(' {
 				p.i++
+				w.Group = true
 				if err := p.group(depth, '(', ')'); err != nil {
 					return w, err
 				}
@@ -232,7 +234,7 @@ func (p *parser) word(depth int) (Word, error) {
 		case c == ')' || c == '}':
 			return w, p.fail("a " + string(c) + " without its opening bracket")
 		case c == '(' || c == '{':
-			w.Literal = false
+			w.Literal, w.Group = false, true
 			close := byte(')')
 			if c == '{' {
 				close = '}'
@@ -427,6 +429,9 @@ func Opaque(c Command) (string, bool) {
 	}
 	if len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Text, "[") {
 		return "a .NET call can change any file", true
+	}
+	if len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Text, "$") && !c.Args[0].Group {
+		return "", false // a variable's value ($_.Name), not a command
 	}
 	if len(c.Args) > 0 && !c.Args[0].Literal {
 		return "its name is computed at run time", true

@@ -38,6 +38,8 @@ func TestAnalyze(t *testing.T) {
 		{"Move-Item writes both ends", "mv .toolingrc old", "", "/r/.toolingrc,/r/old", false},
 		{"relative to a Set-Location", "sl sub; ni .toolingrc", "", "/r/sub/.toolingrc", false},
 		{"Invoke-Expression is opaque", "iex 'git commit'", "", "", true},
+		{"a property in a script block is a value", "Get-ChildItem | ForEach-Object { $_.Name } | Where-Object { $_.Length -gt 3 }", "", "", false},
+		{"a method call on a variable is opaque", "$ExecutionContext.InvokeCommand.InvokeScript('git push')", "", "", true},
 		{"a computed command is opaque", "& $git commit", "", "", true},
 		{"the call operator on a literal", "& 'git' push", "push@/r", "", false},
 		{"a nested shell is opaque", "cmd /c git commit", "", "", true},

@@ -26,6 +26,12 @@ type rule struct {
 	re   func() *regexp.Regexp
 	// keyed rules keep the pattern's groups around the mask.
 	keyed bool
+	// word and alnum narrow a literal down further: it starts a word, and
+	// at least alnum ASCII letters and digits follow it. For a literal
+	// common in prose ("s."), they spare the compile of a pattern that
+	// cannot match.
+	word  bool
+	alnum int
 }
 
 func lazy(expr string) func() *regexp.Regexp {
@@ -52,7 +58,7 @@ var rules = sync.OnceValue(func() []rule {
 		{any: []string{"hf_"}, re: lazy(`\bhf_[A-Za-z0-9]{20,}`)},
 		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
 		{any: []string{"hvs.", "hvb.", "hvr."}, re: lazy(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`)},
-		{any: []string{"s."}, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
+		{any: []string{"s."}, word: true, alnum: 24, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
 		// Credentials in a URL: scheme://user:password@host.
 		{any: []string{"://"}, keyed: true, re: lazy(`(://[^/\s:@]+:)[^@\s/]+(@)`)},
 		// Slack incoming webhooks: the path is the secret.
@@ -69,6 +75,11 @@ var rules = sync.OnceValue(func() []rule {
 		{any: []string{"mysql"}, keyed: true, re: lazy(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue)},
 		{any: []string{"login"}, keyed: true, re: lazy(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue)},
 		{any: []string{"sshpass"}, keyed: true, re: lazy(`(\bsshpass\s+-p\s*)` + secretValue)},
+		{any: []string{"redis-cli"}, keyed: true, re: lazy(`(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue)},
+		{any: []string{"zip", "7z"}, keyed: true, re: lazy(`(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue)},
+		{any: []string{"pass:"}, keyed: true, re: lazy(`(\s-pass(?:in|out)?\s+pass:)` + secretValue)},
+		{any: []string{"_auth"}, keyed: true, re: lazy(`(\b_auth(?:Token)?\s+)` + secretValue)},
+		{any: []string{"secret"}, keyed: true, re: lazy(`(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue)},
 		{any: []string{"aws"}, fold: true, keyed: true, re: lazy(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue)},
 		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
 			re: lazy(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`)},
@@ -157,6 +168,19 @@ var index = sync.OnceValue(func() *literals {
 	return t
 })
 
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// alnumRun counts the ASCII letters and digits s starts with, up to n.
+func alnumRun(s string, n int) int {
+	k := 0
+	for k < len(s) && k < n && (isWord(s[k]) && s[k] != '_') {
+		k++
+	}
+	return k
+}
+
 // matches reports whether w, of the literal's length, is the literal; a
 // folded literal is lower case and w is ASCII up to here (see present).
 func (l literal) matches(w string) bool {
@@ -203,6 +227,9 @@ func present(s string) []bool {
 		}
 		for _, l := range t.first[c] {
 			if found[l.rule] || len(s)-i < len(l.text) || !l.matches(s[i:i+len(l.text)]) {
+				continue
+			}
+			if r := rs[l.rule]; r.word && i > 0 && isWord(s[i-1]) || r.alnum > 0 && alnumRun(s[i+len(l.text):], r.alnum) < r.alnum {
 				continue
 			}
 			found[l.rule] = true

@@ -44,6 +44,12 @@ func TestShapes(t *testing.T) {
 		{"mysql -p quoted", `mysql -u root -p'sp ace' db`, "sp ace", []string{" db"}},
 		{"key=\"quoted value\"", `export DB_PASSWORD="two words here"; run`, "words here", []string{"DB_PASSWORD=\"", "run"}},
 		{"a JSON secret member", `{"api_key": "abc def ghi", "user": "me"}`, "def ghi", []string{`"user": "me"`}},
+		{"redis-cli -a", "redis-cli -h cache -a s3cr3tRedis ping", "s3cr3tRedis", []string{"redis-cli -h cache -a", "ping"}},
+		{"zip -P", "zip -P ZipPass99 out.zip file", "ZipPass99", []string{"out.zip file"}},
+		{"7z -p", "7z a -pSevenPass arch.7z dir", "SevenPass", []string{"arch.7z"}},
+		{"openssl -pass pass:", "openssl enc -aes256 -pass pass:OpenPass1 -in f", "OpenPass1", []string{"-in f"}},
+		{"npm _authToken", "npm config set //registry.npmjs.org/:_authToken NpmTok3n", "NpmTok3n", []string{"npm config set"}},
+		{"gh secret set --body", "gh secret set DEPLOY_KEY --body Gh5ecretValue", "Gh5ecretValue", []string{"gh secret set DEPLOY_KEY"}},
 		{"key=value", "DB_PASSWORD=hunter2hunter2 ./run", "hunter2hunter2", []string{"DB_PASSWORD=", "./run"}},
 	}
 	for _, tt := range tests {
@@ -79,6 +85,9 @@ func TestOrdinaryCommandsStay(t *testing.T) {
 		"grep -rn token src/",
 		"sed -i 's/s.foo/s.bar/' file",
 		"git checkout -b feature/login",
+		"unzip -l archive.zip",
+		"zip -r out.zip dir",
+		"redis-cli ping",
 		"git push -u origin main",
 		"docker run -u 1000:1000 image",
 	} {
