@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
+	harnesspkg "github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -47,9 +49,39 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
 		}
 	}
+	if len(ins) > 1 && !ins[0].DryRun {
+		// -harness=all: every file is checked before any is written, so a
+		// refused file leaves all of them as they were.
+		refused := 0
+		for _, in := range ins {
+			check := in
+			check.DryRun = true
+			if _, err := check.Install(); err != nil {
+				fmt.Fprintf(os.Stderr, "magehook: %v\n", err)
+				refused++
+			}
+		}
+		if refused > 0 {
+			fail(hook.ExitFail, fmt.Errorf("%d of %d files refused; nothing was written", refused, len(ins)))
+		}
+	}
+	var wrote []string
 	for _, in := range ins {
 		out, err := in.Install()
 		report(out, err, in.DryRun)
+		if out.Changed && !in.DryRun {
+			wrote = append(wrote, out.Target)
+			if in.Harness != nil && in.Harness.Review != "" {
+				fmt.Fprintln(os.Stderr, "magehook: "+in.Harness.Review)
+			}
+		}
+	}
+	if len(ins) > 1 && !ins[0].DryRun {
+		if len(wrote) == 0 {
+			fmt.Fprintln(os.Stderr, "magehook: every file was up to date; nothing was written")
+		} else {
+			fmt.Fprintf(os.Stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
+		}
 	}
 	ensureIgnored(ctx, cfg, ins[0].DryRun)
 	if !ins[0].DryRun {
@@ -94,21 +126,21 @@ func installers(scope *string, dryrun *bool, harness *string) []settings.Install
 	if err != nil {
 		fail(hook.ExitBlock, err)
 	}
-	var hs []hook.Harness
+	var hs []*harnesspkg.Harness
 	switch name := deref(harness); name {
 	case "all":
-		hs = hook.Harnesses()
+		hs = harnesspkg.All()
 	default:
-		h, ok := hook.LookupHarness(name)
+		h, ok := harnesspkg.Lookup(name)
 		if !ok {
-			fail(hook.ExitBlock, fmt.Errorf("unknown harness %q; use claude, codex, copilot, cursor, gemini, opencode or all", name))
+			fail(hook.ExitBlock, fmt.Errorf("unknown harness %q; use %s or all", name, strings.Join(harnesspkg.Names(), ", ")))
 		}
-		hs = []hook.Harness{h}
+		hs = []*harnesspkg.Harness{h}
 	}
 	var out []settings.Installer
 	for _, h := range hs {
-		if h.Name != "claude" && s != settings.Project {
-			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h.Name)))
+		if !h.IsClaude() && s != settings.Project {
+			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h)))
 		}
 		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/lifecycle"
 	"github.com/magehook/magehook/pkg/settings"
@@ -61,7 +62,7 @@ func hookSet(local bool) hook.Set {
 	if local {
 		hs = handlers()
 	}
-	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

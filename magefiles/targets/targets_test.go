@@ -149,6 +149,8 @@ var offHotPath = map[string]string{
 	"hooks/stopguard/stopguard.go":       "Stop and SubagentStop: the completion check's time limit",
 	"hooks/subagentgate/subagentgate.go": "SubagentStop: the checks' time budget",
 	"hooks/commitmsg/commitmsg.go":       "git's commit-msg hook (git:commitMsg): commitlint's time limit; no tool event reaches it",
+	"pkg/buildinfo/lock_unix.go":         "the build lock: hook:build, hook:install and cmd/ensure (its own process), never a tool call",
+	"pkg/doctor/codextrust.go":           "the doctor asking codex app-server for hook trust",
 }
 
 // noGoroutineTimerOrSignal lists every go statement and every call that

@@ -33,8 +33,10 @@ var Source string
 const sourceVar = "github.com/magehook/magehook/pkg/buildinfo.Source"
 
 // Build compiles the magefiles of root into out (made absolute: Mage
-// resolves a relative -compile path against magefiles/). The go command's
-// output goes to log.
+// resolves a relative -compile path against magefiles/). It compiles into
+// a temporary file next to out and renames it over out, so a hook running
+// at that moment runs the old binary or the new one, never half of one.
+// The go command's output goes to log.
 func Build(ctx context.Context, root, out string, log io.Writer) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
@@ -43,15 +45,27 @@ func Build(ctx context.Context, root, out string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return build(ctx, root, out, hash, log)
+}
+
+func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", out,
+	tmp := fmt.Sprintf("%s.%d.tmp", out, os.Getpid())
+	defer os.Remove(tmp)
+	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", tmp,
 		"-ldflags", "-s -w -X "+sourceVar+"="+hash)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, ctx.Err())
+		}
 		return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("put the new binary in place: %w", err)
 	}
 	return nil
 }

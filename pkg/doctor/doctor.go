@@ -1,6 +1,8 @@
 // Package doctor checks that what runs is what is declared: the
-// .toolingrc, the tools, the hook binary, and every hook entry in every
-// Claude Code settings file of the checkout.
+// .toolingrc, the tools, the hook binary, every hook entry in every
+// Claude Code settings file of the checkout, and each other harness's
+// configuration (its entries, the switches that turn its hooks off, and
+// for Codex whether the user has trusted them).
 //
 // Each check is a line: ok, problem or skip, a name and a detail. A
 // problem fails the run (exit 1), so CI can gate on `go tool mage doctor`.
@@ -22,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/jsontree"
 	"github.com/magehook/magehook/pkg/settings"
@@ -157,6 +160,11 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	if w, err := cfg.Get(toolingrc.KeyHookWarn); err == nil {
+		for _, name := range w.Values {
+			d.add(OK, "warn-only "+name, file, "%s is in warn-only mode (hook.warn): its denials are warnings, nothing is blocked", name)
+		}
+	}
 	// The whole set, as install, list and dispatch check it: a repository's
 	// own handler named like a catalogue one is found even where it is
 	// not enabled.
@@ -267,12 +275,40 @@ func (d *doctor) checkSettings() {
 		}
 		files = append(files, scopeFile{s, path, hooks})
 	}
-	d.checkEntries(files)
+	wired := d.checkHarnesses()
+	claude := false
+	for _, f := range files {
+		claude = claude || d.holdsOurs(f)
+	}
+	if !claude && len(wired) > 0 {
+		// A checkout may wire only other agents: Claude Code's entries are
+		// then not expected.
+		d.add(Skip, "hooks claude", "", "no Claude Code settings file holds magehook entries; this checkout wires %s", strings.Join(wired, ", "))
+	} else {
+		d.checkEntries(files)
+	}
 	for _, f := range files {
 		d.checkFile(f)
 	}
 	d.checkManaged()
-	d.checkHarnesses()
+}
+
+// holdsOurs reports whether a settings file holds an entry of ours.
+func (d *doctor) holdsOurs(f scopeFile) bool {
+	if f.hooks == nil {
+		return false
+	}
+	own := d.owner(f)
+	for _, m := range f.hooks.Members {
+		if len(ours(f.hooks, m.Key, own)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doctor) owner(f scopeFile) settings.Owner {
+	return settings.Installer{Config: d.cfg, Scope: f.scope, Home: d.Home}.Owner()
 }
 
 // ManagedSettings is where Linux keeps Claude Code's managed settings.
@@ -297,14 +333,17 @@ func (d *doctor) checkManaged() {
 }
 
 // checkHarnesses compares each other harness's configuration, when the
-// checkout has one, with what hook:install -harness writes.
-func (d *doctor) checkHarnesses() {
+// checkout has one, with what hook:install -harness writes, and reports
+// the harness's own switches that keep the hooks from running. It returns
+// the harnesses that hold entries of ours.
+func (d *doctor) checkHarnesses() []string {
 	root := d.cfg.Root()
-	for _, h := range hook.Harnesses() {
-		if h.Name == "claude" {
+	var wired []string
+	for _, h := range harness.All() {
+		if h.IsClaude() {
 			continue
 		}
-		path := filepath.Join(root, settings.HarnessFile(h.Name))
+		path := filepath.Join(root, settings.HarnessFile(h))
 		check := "harness " + h.Name
 		data, exists, err := settings.ReadFile(path)
 		if err != nil {
@@ -315,11 +354,16 @@ func (d *doctor) checkHarnesses() {
 			d.add(Skip, check, path, "%s is absent", path)
 			continue
 		}
-		if h.Name == "opencode" {
-			bin, _ := d.cfg.Get(toolingrc.KeyHookBinary)
-			if drift := settings.OpenCodeDrift(data, bin.String()); drift != "" {
-				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=opencode", path, drift)
+		if h.Layout == harness.Plugin {
+			spec, err := settings.OpenCodeSpecFor(d.cfg, d.Handlers)
+			if err != nil {
+				d.add(Problem, check, path, "%v", err)
+				continue
+			}
+			if drift := settings.OpenCodeDrift(data, spec); drift != "" {
+				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=%s", path, drift, h.Name)
 			} else {
+				wired = append(wired, h.Name)
 				d.add(OK, check, path, "%s is the plugin install writes", path)
 			}
 			continue
@@ -329,10 +373,14 @@ func (d *doctor) checkHarnesses() {
 			d.add(Problem, check, path, "%v", err)
 			continue
 		}
-		got, err := settings.OwnedEntries(data, h)
+		in := settings.Installer{Config: d.cfg, Harness: h}
+		got, err := settings.OwnedEntries(data, h, in.Owner())
 		if err != nil {
 			d.add(Problem, check, path, "%s: %v", path, err)
 			continue
+		}
+		if len(got) > 0 {
+			wired = append(wired, h.Name)
 		}
 		var problems []string
 		for _, w := range want {
@@ -356,9 +404,37 @@ func (d *doctor) checkHarnesses() {
 			}
 		}
 		if len(problems) > 0 {
-			d.add(Problem, check, path, "%s differs from hook install -harness=%s: %s", path, h.Name, strings.Join(problems, "; "))
+			d.add(Problem, check, path, "%s differs from hook install -harness=%s: %s; run go tool mage hook:install -harness=%s", path, h.Name, strings.Join(problems, "; "), h.Name)
 		} else {
 			d.add(OK, check, path, "%d entries installed", len(want))
+		}
+		d.checkSwitches(h, path, data)
+		if h.ReviewedByPosition && len(got) > 0 {
+			d.checkCodexTrust(path, got)
+		}
+	}
+	return wired
+}
+
+// checkSwitches reports the settings of a harness's file that stop every
+// hook from running (its OffSwitches).
+func (d *doctor) checkSwitches(h *harness.Harness, path string, data []byte) {
+	tree, err := settings.Parse(data)
+	if err != nil {
+		return
+	}
+	for _, sw := range h.OffSwitches {
+		v := any(tree)
+		for _, k := range strings.Split(sw.Path, ".") {
+			o, _ := v.(*jsontree.Object)
+			if o == nil {
+				v = nil
+				break
+			}
+			v, _ = o.Get(k)
+		}
+		if v != nil && v == sw.Value {
+			d.add(Problem, "harness "+h.Name, path, "%s sets %s to %v: %s runs no hook, the gates included", path, sw.Path, sw.Value, h.Client)
 		}
 	}
 }
@@ -366,7 +442,6 @@ func (d *doctor) checkHarnesses() {
 // checkEntries compares, event by event, what install would write with
 // what the settings hold.
 func (d *doctor) checkEntries(files []scopeFile) {
-	root := d.cfg.Root()
 	declared := map[string]bool{}
 	expected := map[settings.Scope]map[string]settings.Entry{}
 	for _, s := range settings.Scopes {
@@ -391,7 +466,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 		var file string
 		for _, f := range files {
 			want := expected[f.scope][event]
-			for _, got := range ours(f.hooks, event, root) {
+			for _, got := range ours(f.hooks, event, d.owner(f)) {
 				if got == want {
 					installedIn = append(installedIn, string(f.scope))
 				} else {
@@ -415,7 +490,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 			continue
 		}
 		for _, m := range f.hooks.Members {
-			if !declared[m.Key] && len(ours(f.hooks, m.Key, root)) > 0 {
+			if !declared[m.Key] && len(ours(f.hooks, m.Key, d.owner(f))) > 0 {
 				d.add(Problem, "hook "+m.Key, f.path, "installed in %s, but no enabled handler answers it; run go tool mage hook:install", f.scope)
 			}
 		}
@@ -423,7 +498,7 @@ func (d *doctor) checkEntries(files []scopeFile) {
 }
 
 // ours returns magehook's entries of one event in a settings hooks object.
-func ours(hooks *jsontree.Object, event string, root string) []settings.Entry {
+func ours(hooks *jsontree.Object, event string, own settings.Owner) []settings.Entry {
 	if hooks == nil {
 		return nil
 	}
@@ -438,7 +513,7 @@ func ours(hooks *jsontree.Object, event string, root string) []settings.Entry {
 		items, _ := hs.([]any)
 		for _, h := range items {
 			obj, ok := h.(*jsontree.Object)
-			if !ok || !settings.IsOurs(obj, root) {
+			if !ok || !own.Owns(obj) {
 				continue
 			}
 			e := settings.Entry{Event: event, Native: event, Matcher: m}
@@ -482,6 +557,7 @@ func (d *doctor) checkFile(f scopeFile) {
 		return
 	}
 	root := d.cfg.Root()
+	own := d.owner(f)
 	for _, m := range f.hooks.Members {
 		where := fmt.Sprintf("%s %s", f.scope, m.Key)
 		if _, known := hook.Lookup(m.Key); !known {
@@ -513,7 +589,7 @@ func (d *doctor) checkFile(f scopeFile) {
 						d.add(Problem, "timeout SessionEnd", f.path, "%s[%d].hooks[%d] has no timeout, so it shares SessionEnd's 1.5 s budget; set \"timeout\"", where, i, j)
 					}
 				}
-				d.checkCommand(f.path, where, obj, root)
+				d.checkCommand(f.path, where, obj, root, own)
 			}
 		}
 	}
@@ -542,11 +618,21 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 })
 
-func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string) {
+func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string, own settings.Owner) {
 	cv, _ := obj.Get("command")
 	cmd, _ := cv.(string)
 	if strings.TrimSpace(cmd) == "" {
 		d.add(Problem, "command", file, "%s: a command handler without a command", where)
+		return
+	}
+	if bin, ok := own.Binary(cmd); ok && strings.Contains(cmd, harness.EnsurePackage) {
+		// Our command builds a missing binary on first need: the first
+		// call then waits for the build, and fails where Go cannot build.
+		if _, problem := d.resolve(bin); problem != "" {
+			d.addCause(problem, Problem, "command", file, "%s: %s; the first hook call will try to build it (and block tool calls if it cannot); run go tool mage hook:build", where, problem)
+			return
+		}
+		d.add(OK, "command", file, "%s: %s", where, bin)
 		return
 	}
 	words := settings.ShellWords(cmd)

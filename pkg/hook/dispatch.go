@@ -75,7 +75,7 @@ type Dispatcher struct {
 	// Cap is the payload size limit; 0 means payload.DefaultCap.
 	Cap int64
 	// Harness is the agent whose payload comes in and whose dialect goes
-	// out; the zero value is Claude Code.
+	// out; nil is Claude Code.
 	Harness Harness
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
@@ -110,7 +110,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		// the worktree it needs.
 		return ExitOK
 	}
-	if perr == nil && sent != "" && !d.Harness.sameEvent(sent, ev) {
+	if perr == nil && sent != "" && !sameEvent(d.Harness, sent, ev) {
 		// The target is what the settings entry asked for; a payload that
 		// names another event never moves the answer to that event.
 		msg := fmt.Sprintf("magehook: hook:%s received a %s payload; the settings entry sends this event to the wrong target (reinstall with go tool mage hook:install)", ev.Target, sent)
@@ -168,7 +168,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 			fault(h, err)
 			return
 		}
-		results = append(results, r)
+		results = append(results, d.warnOnly(cfg, h, ev, p, r))
 	}
 	for _, h := range enabled {
 		if !h.Subscribes(ev.Name) {
@@ -209,7 +209,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
 		return d.failClosed(ev, reason)
 	}
-	return d.write(RenderFor(ev, merged, d.Harness))
+	return d.write(d.Harness.Render(ev, merged))
 }
 
 // budget is a tool-gating decision's budget, counted from now. The
@@ -271,7 +271,7 @@ func (d *Dispatcher) configProblem(ctx context.Context, ev Event, p *payload.Pay
 		if p == nil || !d.firstWarning(starts, cerr, p.SessionID, problem) {
 			return ExitOK
 		}
-		return d.write(RenderFor(ev, Result{SystemMessage: shown}, d.Harness))
+		return d.write(d.Harness.Render(ev, Result{SystemMessage: shown}))
 	}
 	if ev.Lifecycle {
 		return d.lifecycleOnly(ctx, ev, p, Result{})
@@ -303,7 +303,7 @@ func (d *Dispatcher) lifecycleOnly(ctx context.Context, ev Event, p *payload.Pay
 			results = append(results, r)
 		}
 	}
-	return d.write(RenderFor(ev, Merge(results...), d.Harness))
+	return d.write(d.Harness.Render(ev, Merge(results...)))
 }
 
 // decode reads the payload and maps a harness's shape onto Claude Code's.
@@ -318,7 +318,7 @@ func (d *Dispatcher) decode(ev Event) (p *payload.Payload, sent string, err erro
 	if err != nil {
 		return nil, "", err
 	}
-	if d.Harness.Name != "" && d.Harness.Name != "claude" {
+	if d.Harness != ClaudeCode {
 		sent = payload.EventName(data)
 		if data, err = d.Harness.Normalize(data, ev.Name); err != nil {
 			return nil, "", err
@@ -352,8 +352,8 @@ func (d *Dispatcher) defaults() {
 	if d.Stderr == nil {
 		d.Stderr = io.Discard
 	}
-	if d.Harness.Name == "" {
-		d.Harness, _ = LookupHarness("claude")
+	if d.Harness == nil {
+		d.Harness = ClaudeCode
 	}
 }
 
@@ -545,7 +545,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: d.Harness.Name})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper
@@ -579,7 +579,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(RenderFor(ev, Deny(reason), d.Harness))
+		return d.write(d.Harness.Render(ev, Deny(reason)))
 	}
 	fmt.Fprintln(d.Stderr, reason)
 	return ExitBlock

@@ -99,6 +99,23 @@ type Call struct {
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
 	Harness string
+
+	// agent is the harness value behind Harness (nil: Claude Code), for
+	// the words the model is given (WorktreeAdvice).
+	agent Harness
+}
+
+// WorktreeAdvice is how the model in the session should move its work to
+// a worktree of its own, in the words of the harness in use.
+func (c *Call) WorktreeAdvice() string {
+	h := c.agent
+	if h == nil {
+		h = ClaudeCode
+	}
+	if cmd := h.WorktreeCommand(); cmd != "" {
+		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+	}
+	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
 }
 
 // StateDir returns the absolute state directory (state.dir) with its

@@ -21,6 +21,19 @@ type Set struct {
 	Handlers  []Handler
 	Builtin   []Handler
 	Installed func(dir string) bool
+	// Harnesses resolves a -harness= name (pkg/harness.Hook); nil knows
+	// Claude Code alone.
+	Harnesses func(name string) (Harness, bool)
+}
+
+func (s Set) harness(name string) (Harness, bool) {
+	if name == "" || name == "claude" {
+		return ClaudeCode, true // every Claude Code hook run: no tables
+	}
+	if s.Harnesses == nil {
+		return nil, false
+	}
+	return s.Harnesses(name)
 }
 
 // Main answers one event in the running process: it refuses arguments
@@ -40,7 +53,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 		fmt.Fprintf(os.Stderr, "magehook: unknown event %q\n", event)
 		return nil, ExitBlock, false
 	}
-	h, ok := LookupHarness(harness)
+	h, ok := set.harness(harness)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
 		return nil, ExitBlock, false

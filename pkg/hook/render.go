@@ -190,7 +190,7 @@ func Render(ev Event, r Result, d Dialect) Answer {
 	if len(top) == 0 {
 		return a
 	}
-	return marshalAnswer(ev, top, a)
+	return MarshalAnswer(ev, top, a)
 }
 
 // encode writes v as one line of JSON, without escaping <, > and & (the

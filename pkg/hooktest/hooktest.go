@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook"
+	harnesspkg "github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 )
@@ -197,7 +198,7 @@ func RunBytes(t testing.TB, handlers []hook.Handler, event string, stdin []byte)
 // harness (-harness=name).
 func RunHarness(t testing.TB, handlers []hook.Handler, harness, event string, stdin []byte) Outcome {
 	t.Helper()
-	h, ok := hook.LookupHarness(harness)
+	h, ok := harnesspkg.Lookup(harness)
 	if !ok {
 		t.Fatalf("hooktest: no harness %q", harness)
 	}

@@ -111,6 +111,11 @@ func Parse(data []byte) (any, error) {
 		}
 		return nil, &ParseError{Msg: fmt.Sprintf("it is not valid UTF-8 (%s); save it as UTF-8", Position(data, off))}
 	}
+	if off := bytes.IndexByte(data, 0); off >= 0 {
+		// No JSON holds a raw NUL, in a string or out of one; a file
+		// padded with NULs is what a crash during someone's write leaves.
+		return nil, &ParseError{Msg: fmt.Sprintf("it has a NUL byte at %s, which JSON does not allow (what an interrupted write leaves); remove it, or restore the file from a backup", Position(data, off))}
+	}
 	p := parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
 	v, err := p.value(0)

@@ -28,6 +28,9 @@ func TestRefusalsNameThePlaceAndTheFix(t *testing.T) {
 		{"a missing colon", `{"a" 1}`, []string{"not valid JSON", "line 1", "fix it by hand"}},
 		{"nesting past the bound", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), []string{"more than 512 levels deep", "flatten"}},
 		{"a million levels", strings.Repeat(`{"a":`, 1_000_000) + "1" + strings.Repeat("}", 1_000_000), []string{"levels deep"}},
+		{"a trailing NUL", "{}\x00", []string{"NUL byte at line 1, column 3", "restore the file from a backup"}},
+		{"a file padded with NULs", "{\"a\": 1}\n\x00\x00\x00", []string{"NUL byte at line 2, column 1"}},
+		{"a raw NUL in a string", "{\"a\": \"x\x00\"}", []string{"NUL byte at line 1, column 9"}},
 		{"a file past the size bound", `{"a": "` + strings.Repeat("x", MaxBytes) + `"}`, []string{"more than the", "shrink it"}},
 	}
 	for _, tt := range tests {
@@ -56,6 +59,9 @@ func TestWhatIsKept(t *testing.T) {
 		{"key order", `{"b":1,"a":2}`, "{\n  \"b\": 1,\n  \"a\": 2\n}\n"},
 		{"a surrogate pair as its character", `{"a":"\ud83d\ude00"}`, "{\n  \"a\": \"😀\"\n}\n"},
 		{"escapes JSON needs", `{"a":"q\"b\\n\n\u0001<&>é"}`, "{\n  \"a\": \"q\\\"b\\\\n\\n\\u0001<&>é\"\n}\n"},
+		{"numbers no float can hold", `{"a":-0,"b":1e400,"c":-0.0e-400}`, "{\n  \"a\": -0,\n  \"b\": 1e400,\n  \"c\": -0.0e-400\n}\n"},
+		{"an escaped NUL stays escaped", `{"a":"x\u0000y"}`, "{\n  \"a\": \"x\\u0000y\"\n}\n"},
+		{"keys equal only after normalisation are two keys", "{\"\u00e9\":1,\"e\u0301\":2}", "{\n  \"é\": 1,\n  \"e\u0301\": 2\n}\n"},
 		{"empty input", "  \n", "{}\n"},
 	}
 	for _, tt := range tests {

@@ -44,7 +44,7 @@ func BenchmarkInstall1000ForeignEntries(b *testing.B) {
 	data := thousandForeign()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := settings.Install(data, entries, cfg.Root()); err != nil {
+		if _, err := settings.Install(data, entries, settings.OwnerFor(cfg)); err != nil {
 			b.Fatal(err)
 		}
 	}

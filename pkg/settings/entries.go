@@ -9,9 +9,9 @@
 //     the wrong JSON type is refused: nothing is written, the error names
 //     the file and the problem.
 //   - Only magehook's own entries are removed or added (those whose command
-//     runs a binary inside the checkout with a hook: target); every other
-//     key and every foreign hook stays, with numbers and text exactly as
-//     read.
+//     runs the checkout's hook binary with a hook: target; see Owner);
+//     every other key and every foreign hook stays, with numbers and text
+//     exactly as read, and our entries stay where they were.
 //   - Writes are a compare-and-swap (see Rewrite.Run): never over bytes
 //     magehook did not read, atomic, in the file's own directory; they
 //     follow a symbolic link to its target, keep the file's mode, owner,
@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -103,11 +104,21 @@ var lifecycleEvents = []string{"SessionStart", "SessionEnd", "WorktreeCreate", "
 // unless a handler asks for more.
 const DefaultTimeout = 30
 
-// Entries returns the entries install writes for a checkout in a scope:
-// the four lifecycle events always, then one group for every other event
-// an enabled handler subscribes to, its matcher covering those handlers'
-// matchers. The doctor compares the settings with the same list.
+// Entries returns the Claude Code entries install writes for a checkout
+// in a scope: the four lifecycle events always, then one group for every
+// other event an enabled handler subscribes to, its matcher covering those
+// handlers' matchers. The doctor compares the settings with the same list.
 func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Entry, error) {
+	dir := ""
+	if scope == User {
+		dir = harness.QuoteDir(cfg.Root()) // a user-scope hook runs in every project
+	}
+	return entries(cfg, handlers, claudeHarness(), dir)
+}
+
+// entries are the common entries with commands in h's form; dir is the
+// checkout expression (empty: the harness's own).
+func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string) ([]Entry, error) {
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
 		return nil, err
@@ -116,8 +127,6 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 	if err != nil {
 		return nil, err
 	}
-	prefix := Command(cfg.Root(), bin.String(), scope)
-
 	byEvent := map[string][]hook.Handler{}
 	for _, h := range enabled {
 		for _, e := range h.Events {
@@ -141,7 +150,13 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 				timeout = h.Timeout
 			}
 		}
-		e := Entry{Event: name, Native: name, Command: prefix + " hook:" + ev.Target, Timeout: timeout}
+		if h.MaxTimeout != nil {
+			if most := h.MaxTimeout(name); most > 0 && timeout > most {
+				timeout = most
+			}
+		}
+		cmd := h.Command(harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout})
+		e := Entry{Event: name, Native: name, Command: cmd, Timeout: timeout}
 		if ev.MatcherField != "" && !fixed {
 			e.Matcher = coverMatchers(hs)
 		}
@@ -199,71 +214,6 @@ func coverMatchers(hs []hook.Handler) string {
 		alts = append(alts, "(?:"+p+")")
 	}
 	return strings.Join(alts, "|")
-}
-
-// Command is the quoted binary path an entry's command starts with: for
-// the project and local scopes relative to $CLAUDE_PROJECT_DIR (the
-// checkout Claude Code runs in), for the user scope absolute (a user-scope
-// hook runs in every project).
-func Command(root, binary string, scope Scope) string {
-	rel := shellQuoteInner(filepath.ToSlash(binary))
-	if scope == User {
-		return `"` + shellQuoteInner(filepath.ToSlash(filepath.Join(root, binary))) + `"`
-	}
-	return `"$CLAUDE_PROJECT_DIR/` + rel + `"`
-}
-
-// shellQuoteInner escapes the characters that keep their meaning inside
-// double quotes in sh.
-func shellQuoteInner(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '"' || r == '\\' || r == '$' || r == '`' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// IsOurs reports whether a settings handler object is magehook's: a
-// command handler whose command (shell form) or command and args (exec
-// form) run a binary inside the checkout root with a hook: target.
-func IsOurs(handler *Object, root string) bool {
-	if t, _ := handler.Get("type"); t != nil && t != "command" {
-		return false
-	}
-	cmd, _ := handler.Get("command")
-	s, ok := cmd.(string)
-	if !ok {
-		return false
-	}
-	words := ShellWords(s)
-	if args, ok := handler.Get("args"); ok {
-		if list, ok := args.([]any); ok {
-			words = []string{s}
-			for _, a := range list {
-				if as, ok := a.(string); ok {
-					words = append(words, as)
-				}
-			}
-		}
-	}
-	if len(words) < 2 || !strings.HasPrefix(words[1], "hook:") {
-		return false
-	}
-	bin := ExpandProjectDir(words[0], root)
-	if !filepath.IsAbs(bin) && strings.Contains(bin, "/") {
-		bin = filepath.Join(root, bin) // a path relative to the project, where hooks run
-	}
-	return insideRoot(bin, root)
-}
-
-// ExpandProjectDir replaces $CLAUDE_PROJECT_DIR and ${CLAUDE_PROJECT_DIR}
-// with the checkout root.
-func ExpandProjectDir(s, root string) string {
-	s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", root)
-	return strings.ReplaceAll(s, "$CLAUDE_PROJECT_DIR", root)
 }
 
 func insideRoot(path, root string) bool {

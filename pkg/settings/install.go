@@ -2,9 +2,11 @@ package settings
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/magehook/magehook/pkg/confined"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -15,9 +17,9 @@ type Installer struct {
 	Config   *toolingrc.Config
 	Handlers []hook.Handler
 	Scope    Scope
-	// Harness is the agent to configure; the zero value is Claude Code.
-	// The other harnesses have one, project, file each.
-	Harness hook.Harness
+	// Harness is the agent to configure; nil is Claude Code. The other
+	// harnesses have one, project, file each.
+	Harness *harness.Harness
 	// Home is the user's home directory, for the user scope; empty means
 	// os.UserHomeDir.
 	Home   string
@@ -26,12 +28,17 @@ type Installer struct {
 	Keep int
 }
 
-func (in Installer) claude() bool { return in.Harness.Name == "" || in.Harness.Name == "claude" }
+func (in Installer) harness() *harness.Harness {
+	if in.Harness == nil {
+		return claudeHarness()
+	}
+	return in.Harness
+}
 
 // Path is the settings file the installer edits.
 func (in Installer) Path() string {
-	if !in.claude() {
-		return filepath.Join(in.Config.Root(), HarnessFile(in.Harness.Name))
+	if h := in.harness(); !h.IsClaude() {
+		return filepath.Join(in.Config.Root(), HarnessFile(h))
 	}
 	h := in.Home
 	if h == "" {
@@ -42,43 +49,55 @@ func (in Installer) Path() string {
 
 // Install writes the entries (see Entries and EntriesFor) into the file.
 func (in Installer) Install() (Outcome, error) {
-	root := in.Config.Root()
-	if !in.claude() {
-		if in.Harness.Name == "opencode" {
-			bin, err := in.Config.Get(toolingrc.KeyHookBinary)
-			if err != nil {
-				return Outcome{}, err
-			}
-			return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, bin.String(), true) })
-		}
-		entries, err := EntriesFor(in.Config, in.Handlers, in.Harness)
+	h := in.harness()
+	if h.Layout == harness.Plugin {
+		spec, err := OpenCodeSpecFor(in.Config, in.Handlers)
 		if err != nil {
 			return Outcome{}, err
 		}
-		return in.rewrite(func(old []byte) ([]byte, error) { return InstallHarness(old, in.Harness, entries) })
+		return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, spec, true) })
 	}
-	entries, err := Entries(in.Config, in.Handlers, in.Scope)
+	var entries []Entry
+	var err error
+	if h.IsClaude() {
+		entries, err = Entries(in.Config, in.Handlers, in.Scope)
+	} else {
+		entries, err = EntriesFor(in.Config, in.Handlers, h)
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
-	return in.rewrite(func(old []byte) ([]byte, error) { return Install(old, entries, root) })
+	return in.rewrite(func(old []byte) ([]byte, error) { return Edit(old, h, in.owner(old), entries) })
 }
 
 // Uninstall removes magehook's entries from the file. A file that does not
 // exist is left absent.
 func (in Installer) Uninstall() (Outcome, error) {
-	root := in.Config.Root()
+	h := in.harness()
 	return in.rewrite(func(old []byte) ([]byte, error) {
 		switch {
 		case old == nil:
 			return nil, nil
-		case in.Harness.Name == "opencode":
-			return EditOpenCodePlugin(old, "", false)
-		case !in.claude():
-			return UninstallHarness(old, in.Harness)
+		case h.Layout == harness.Plugin:
+			return EditOpenCodePlugin(old, OpenCodeSpec{}, false)
 		}
-		return Uninstall(old, root)
+		return Edit(old, h, in.owner(old), nil)
 	})
+}
+
+// Owner is who owns the entries of the installer's file: the configured
+// binary and those the file and its backups show (OwnerFor).
+func (in Installer) Owner() Owner {
+	data, _ := os.ReadFile(in.Path())
+	return in.owner(data)
+}
+
+func (in Installer) owner(current []byte) Owner {
+	docs := [][]byte{current}
+	if state, err := hook.StateDir(in.Config); err == nil {
+		docs = append(docs, readBackups(filepath.Join(state, "backups"), BackupPrefix(in.backupName(), in.Path()))...)
+	}
+	return OwnerFor(in.Config, docs...)
 }
 
 func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) {
@@ -91,20 +110,21 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		return Outcome{}, err
 	}
 	path := in.Path()
-	if in.claude() && in.Scope == User && !filepath.IsAbs(path) {
+	h := in.harness()
+	if h.IsClaude() && in.Scope == User && !filepath.IsAbs(path) {
 		// Without a home the user file's path is relative, and would land
 		// in the project: the committed .claude/settings.json.
 		return Outcome{}, fmt.Errorf("-scope=user edits $HOME/.claude/settings.json, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
 	}
 	var normalize func([]byte) []byte
-	if in.Harness.Name != "opencode" {
+	if h.Layout != harness.Plugin {
 		normalize = sortedJSON
 	}
 	return Rewrite{
 		Path:         path,
 		Edit:         edit,
 		Normalize:    normalize,
-		NotJSON:      in.Harness.Name == "opencode",
+		NotJSON:      h.Layout == harness.Plugin,
 		BackupDir:    backups,
 		BackupPrefix: BackupPrefix(in.backupName(), path),
 		Keep:         in.Keep,
@@ -113,10 +133,10 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 }
 
 func (in Installer) backupName() string {
-	if in.claude() {
-		return string(in.Scope)
+	if h := in.harness(); !h.IsClaude() {
+		return h.Name
 	}
-	return in.Harness.Name
+	return string(in.Scope)
 }
 
 // sortedJSON is a JSON document as install writes it (keys sorted,

@@ -1,64 +1,28 @@
 package settings
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
+
+	"github.com/magehook/magehook/pkg/harness"
 )
 
-// Install returns the settings document data with magehook's entries
-// replaced by entries and worktree.baseRef set to "head", every other key
-// and foreign hook kept. root is the checkout whose entries are magehook's.
-func Install(data []byte, entries []Entry, root string) ([]byte, error) {
-	top, hooks, err := load(data)
-	if err != nil {
-		return nil, err
-	}
-	if hooks == nil && len(entries) > 0 {
-		hooks = &Object{}
-		top.Set("hooks", hooks)
-	}
-	removeOurs(hooks, root)
-	for _, e := range entries {
-		list, _ := hooks.Get(e.Event)
-		groups, _ := list.([]any)
-		hooks.Set(e.Event, append(groups, e.group()))
-	}
-	wt, ok := top.Get("worktree")
-	if !ok {
-		wt = &Object{}
-		top.Set("worktree", wt)
-	}
-	wt.(*Object).Set("baseRef", "head")
-	return Encode(top, true), nil
+// Install returns the Claude Code settings document data with magehook's
+// entries replaced by entries and worktree.baseRef set to "head", every
+// other key and foreign hook kept, our groups where they were (see Edit).
+func Install(data []byte, entries []Entry, own Owner) ([]byte, error) {
+	return Edit(data, claudeHarness(), own, entries)
 }
 
 // Uninstall returns data without magehook's entries. Groups, event keys
 // and a hooks object that become empty are removed; everything else stays,
 // worktree.baseRef included (it may be the user's own choice).
-func Uninstall(data []byte, root string) ([]byte, error) {
-	top, hooks, err := load(data)
-	if err != nil {
-		return nil, err
-	}
-	if removeOurs(hooks, root) && len(hooks.Members) == 0 {
-		top.Delete("hooks")
-	}
-	return Encode(top, true), nil
+func Uninstall(data []byte, own Owner) ([]byte, error) {
+	return Edit(data, claudeHarness(), own, nil)
 }
 
-func (e Entry) group() *Object {
-	handler := &Object{Members: []Member{
-		{Key: "type", Value: "command"},
-		{Key: "command", Value: e.Command},
-		{Key: "timeout", Value: json.Number(strconv.Itoa(e.Timeout))},
-	}}
-	g := &Object{}
-	if e.Matcher != "" {
-		g.Set("matcher", e.Matcher)
-	}
-	g.Set("hooks", []any{handler})
-	return g
+func claudeHarness() *harness.Harness {
+	h, _ := harness.Lookup("claude")
+	return h
 }
 
 // Load parses a settings document and checks its shape as every writer
@@ -115,53 +79,4 @@ func checkHooks(hooks *Object, where string) error {
 		}
 	}
 	return nil
-}
-
-// removeOurs deletes magehook's handlers, then the groups and event keys
-// that this left empty. It reports whether it removed anything.
-func removeOurs(hooks *Object, root string) bool {
-	if hooks == nil {
-		return false
-	}
-	removed := false
-	var events []Member
-	for _, m := range hooks.Members {
-		groups := m.Value.([]any)
-		var kept []any
-		eventChanged := false
-		for _, g := range groups {
-			group := g.(*Object)
-			hs, ok := group.Get("hooks")
-			if !ok {
-				kept = append(kept, g)
-				continue
-			}
-			list := hs.([]any)
-			var keep []any
-			for _, h := range list {
-				if obj, ok := h.(*Object); ok && IsOurs(obj, root) {
-					continue
-				}
-				keep = append(keep, h)
-			}
-			if len(keep) == len(list) {
-				kept = append(kept, g)
-				continue
-			}
-			removed, eventChanged = true, true
-			if len(keep) > 0 {
-				group.Set("hooks", keep)
-				kept = append(kept, g)
-			}
-		}
-		if eventChanged && len(kept) == 0 {
-			continue
-		}
-		if eventChanged {
-			m.Value = kept
-		}
-		events = append(events, m)
-	}
-	hooks.Members = events
-	return removed
 }

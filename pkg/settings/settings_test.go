@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
 	"github.com/magehook/magehook/pkg/settings"
@@ -72,14 +75,18 @@ func TestEntries(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, fmt.Sprintf("%s [%s] %s %d", e.Event, e.Matcher, e.Command, e.Timeout))
 	}
+	claude, _ := harness.Lookup("claude")
+	cmd := func(event, target string, timeout int) string {
+		return claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: event, Target: target, Timeout: timeout})
+	}
 	want := []string{
-		`PostToolUse [Bash] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:postToolUse 30`,
-		`PreToolUse [Edit|Write|Bash] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:preToolUse 30`,
-		`SessionEnd [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:sessionEnd 30`,
-		`SessionStart [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:sessionStart 60`,
-		`Stop [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:stop 300`,
-		`WorktreeCreate [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:worktreeCreate 120`,
-		`WorktreeRemove [] "$CLAUDE_PROJECT_DIR/bin/magehook" hook:worktreeRemove 60`,
+		`PostToolUse [Bash] ` + cmd("PostToolUse", "postToolUse", 30) + ` 30`,
+		`PreToolUse [Edit|Write|Bash] ` + cmd("PreToolUse", "preToolUse", 30) + ` 30`,
+		`SessionEnd [] ` + cmd("SessionEnd", "sessionEnd", 30) + ` 30`,
+		`SessionStart [] ` + cmd("SessionStart", "sessionStart", 60) + ` 60`,
+		`Stop [] ` + cmd("Stop", "stop", 300) + ` 300`,
+		`WorktreeCreate [] ` + cmd("WorktreeCreate", "worktreeCreate", 120) + ` 120`,
+		`WorktreeRemove [] ` + cmd("WorktreeRemove", "worktreeRemove", 60) + ` 60`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("entries\n got %q\nwant %q", got, want)
@@ -105,23 +112,34 @@ func TestCoveringMatchers(t *testing.T) {
 	}
 }
 
+// TestCommandQuoting runs the installed command in sh against a binary
+// whose path holds a space, quotes and a dollar sign.
 func TestCommandQuoting(t *testing.T) {
-	cfg := checkout(t, `hook.binary my tools/bin "$x"/magehook`)
+	bin := `my tools/bin "$x"/magehook`
+	cfg := checkout(t, "hook.binary "+bin)
+	writeFile(t, filepath.Join(cfg.Root(), filepath.FromSlash(bin)), "#!/bin/sh\necho \"ran $0 $*\"\n", 0o755)
 	entries, err := settings.Entries(cfg, nil, settings.Project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := entries[0].Command
-	if cmd != `"$CLAUDE_PROJECT_DIR/my tools/bin \"\$x\"/magehook" hook:sessionEnd` {
-		t.Errorf("command %s", cmd)
-	}
-	words := settings.ShellWords(cmd)
-	if len(words) != 2 || words[0] != `$CLAUDE_PROJECT_DIR/my tools/bin "$x"/magehook` {
-		t.Errorf("the command does not split back into the path: %q", words)
-	}
 	user, _ := settings.Entries(cfg, nil, settings.User)
-	if !strings.HasPrefix(user[0].Command, `"`+filepath.ToSlash(cfg.Root())+"/my tools/") {
-		t.Errorf("a user-scope command is absolute: %s", user[0].Command)
+	for _, c := range []struct {
+		scope string
+		cmd   string
+	}{{"project", entries[0].Command}, {"user", user[0].Command}} {
+		sh := exec.Command("sh", "-c", c.cmd)
+		sh.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+cfg.Root(), "x=WRONG")
+		sh.Dir = t.TempDir() // the user scope runs in any project
+		if c.scope == "project" {
+			sh.Env = append(sh.Env, "CLAUDE_PROJECT_DIR="+cfg.Root())
+		} else {
+			sh.Env = append(sh.Env, "CLAUDE_PROJECT_DIR=/elsewhere")
+		}
+		out, err := sh.CombinedOutput()
+		want := "ran " + filepath.Join(cfg.Root(), filepath.FromSlash(bin)) + " hook:sessionEnd\n"
+		if err != nil || string(out) != want {
+			t.Errorf("%s: %s\n ran %q (%v)\nwant %q", c.scope, c.cmd, out, err, want)
+		}
 	}
 }
 
@@ -131,7 +149,7 @@ func install(t *testing.T, data string, cfg *toolingrc.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := settings.Install([]byte(data), entries, cfg.Root())
+	out, err := settings.Install([]byte(data), entries, settings.OwnerFor(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +184,7 @@ func TestInstallKeepsEverythingForeign(t *testing.T) {
 func TestUninstallGivesBackTheOriginal(t *testing.T) {
 	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
 	installed := install(t, foreign, cfg)
-	out, err := settings.Uninstall([]byte(installed), cfg.Root())
+	out, err := settings.Uninstall([]byte(installed), settings.OwnerFor(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,40 +205,85 @@ func TestUninstallGivesBackTheOriginal(t *testing.T) {
 		t.Errorf("an entry of ours survived:\n%s", out)
 	}
 	empty := install(t, "{}", cfg)
-	out, _ = settings.Uninstall([]byte(empty), cfg.Root())
+	out, _ = settings.Uninstall([]byte(empty), settings.OwnerFor(cfg))
 	if string(out) != "{\n  \"worktree\": {\n    \"baseRef\": \"head\"\n  }\n}\n" {
 		t.Errorf("uninstall should prune the groups, events and hooks it emptied:\n%s", out)
 	}
 }
 
 func TestOwnership(t *testing.T) {
-	root := "/repo"
+	own := settings.Owner{Root: "/repo", Binaries: []string{"bin/magehook"}}
+	claude, _ := harness.Lookup("claude")
+	codex, _ := harness.Lookup("codex")
+	gemini, _ := harness.Lookup("gemini")
+	today := func(h *harness.Harness, dir, event, target string) string {
+		return strconv.Quote(h.Command(harness.CommandSpec{Dir: dir, Binary: "bin/magehook", Event: event, Target: target, Timeout: 30}))
+	}
 	tests := []struct {
+		name    string
 		handler string
 		ours    bool
 	}{
-		{`{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/bin/magehook\" hook:preToolUse"}`, true},
-		{`{"type":"command","command":"${CLAUDE_PROJECT_DIR}/bin/magehook hook:stop","timeout":9}`, true},
-		{`{"type":"command","command":"/repo/tools/old-binary hook:stop"}`, true},
-		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook","args":["hook:stop"]}`, true},
-		{`{"type":"command","command":"/other/repo/bin/magehook hook:stop"}`, false},
-		{`{"type":"command","command":"./bin/magehook hook:stop"}`, true},
-		{`{"type":"command","command":"bin/magehook hook:stop"}`, true},
-		{`{"type":"command","command":"../bin/magehook hook:stop"}`, false},
-		{`{"type":"command","command":"magehook hook:stop"}`, false},
-		{`{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/scripts/fugubench\" hook SessionStart"}`, false},
-		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook build"}`, false},
-		{`{"type":"command","command":"$CLAUDE_PROJECT_DIR/../evil hook:stop"}`, false},
-		{`{"type":"http","url":"https://x","command":"$CLAUDE_PROJECT_DIR/bin/magehook hook:stop"}`, false},
+		{"today's command", `{"type":"command","command":` + today(claude, "", "PreToolUse", "preToolUse") + `}`, true},
+		{"today's SessionStart command", `{"type":"command","command":` + today(claude, "", "SessionStart", "sessionStart") + `}`, true},
+		{"today's Codex command", `{"type":"command","command":` + today(codex, "", "Stop", "stop") + `}`, true},
+		{"today's user-scope command", `{"type":"command","command":` + today(claude, "/repo", "Stop", "stop") + `}`, true},
+		{"the form before the build on first need", `{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/bin/magehook\" hook:preToolUse"}`, true},
+		{"braced", `{"type":"command","command":"${CLAUDE_PROJECT_DIR}/bin/magehook hook:stop","timeout":9}`, true},
+		{"the old Codex form", `{"type":"command","command":"\"$(dirname \"$(git rev-parse --path-format=absolute --git-common-dir)\")/bin/magehook\" hook:stop -harness=codex"}`, true},
+		{"the old Gemini form", `{"type":"command","command":"\"$GEMINI_PROJECT_DIR/bin/magehook\" hook:preToolUse -harness=gemini"}`, true},
+		{"exec form", `{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook","args":["hook:stop"]}`, true},
+		{"absolute path of the checkout's binary", `{"type":"command","command":"/repo/bin/magehook hook:stop"}`, true},
+		{"project-relative", `{"type":"command","command":"./bin/magehook hook:stop"}`, true},
+		{"project-relative without ./", `{"type":"command","command":"bin/magehook hook:stop"}`, true},
+		{"another binary in the checkout", `{"type":"command","command":"/repo/tools/old-binary hook:stop"}`, false},
+		{"a foreign script with a hook: argument", `{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/.claude/hooks/notify.sh\" hook:stop"}`, false},
+		{"a foreign policy script", `{"type":"command","command":"./scripts/policy hook:bash"}`, false},
+		{"another checkout's binary", `{"type":"command","command":"/other/repo/bin/magehook hook:stop"}`, false},
+		{"outside the checkout", `{"type":"command","command":"../bin/magehook hook:stop"}`, false},
+		{"on PATH", `{"type":"command","command":"magehook hook:stop"}`, false},
+		{"not a hook: target", `{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/scripts/fugubench\" hook SessionStart"}`, false},
+		{"another target", `{"type":"command","command":"$CLAUDE_PROJECT_DIR/bin/magehook build"}`, false},
+		{"escaping the checkout", `{"type":"command","command":"$CLAUDE_PROJECT_DIR/../evil hook:stop"}`, false},
+		{"not a command handler", `{"type":"http","url":"https://x","command":"$CLAUDE_PROJECT_DIR/bin/magehook hook:stop"}`, false},
+		{"gemini's command", `{"type":"command","command":` + today(gemini, "", "PreToolUse", "preToolUse") + `}`, true},
 	}
 	for _, tt := range tests {
 		tree, err := settings.Parse([]byte(tt.handler))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if got := settings.IsOurs(tree.(*settings.Object), root); got != tt.ours {
-			t.Errorf("IsOurs(%s) = %v, want %v", tt.handler, got, tt.ours)
+		if got := own.Owns(tree.(*settings.Object)); got != tt.ours {
+			t.Errorf("%s: Owns(%s) = %v, want %v", tt.name, tt.handler, got, tt.ours)
 		}
+	}
+}
+
+// TestRenamedBinary: after hook.binary changed, the entries the earlier
+// binary left are still recognised from what the file and the backups
+// show, and a foreign hook with a hook: argument is not.
+func TestRenamedBinary(t *testing.T) {
+	cfg := checkout(t)
+	old := `{"hooks":{
+  "SessionStart":[{"hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/tools/hookbin\" hook:sessionStart","timeout":60}]}],
+  "WorktreeCreate":[{"hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/tools/hookbin\" hook:worktreeCreate","timeout":120}]}],
+  "Stop":[{"hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR/.claude/hooks/notify.sh\" hook:stop"}]}]}}`
+	own := settings.OwnerFor(cfg, []byte(old))
+	if !own.OwnsCommand(`"$CLAUDE_PROJECT_DIR/tools/hookbin" hook:preToolUse`) {
+		t.Errorf("the earlier binary's entries are ours: %+v", own)
+	}
+	if own.OwnsCommand(`"$CLAUDE_PROJECT_DIR/.claude/hooks/notify.sh" hook:stop`) {
+		t.Errorf("a foreign script is not ours: %+v", own)
+	}
+	if settings.OwnerFor(cfg).OwnsCommand(`"$CLAUDE_PROJECT_DIR/tools/hookbin" hook:preToolUse`) {
+		t.Error("without a document that shows it, another binary is not ours")
+	}
+	out, err := settings.Uninstall([]byte(old), own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "hookbin") || !strings.Contains(string(out), "notify.sh") {
+		t.Errorf("uninstall must remove the earlier binary's entries and keep the foreign one:\n%s", out)
 	}
 }
 
@@ -246,11 +309,11 @@ func TestRefusals(t *testing.T) {
 		strings.Repeat("[", 600):  "more than 512 levels deep",
 	}
 	for in, want := range tests {
-		_, err := settings.Install([]byte(in), entries, cfg.Root())
+		_, err := settings.Install([]byte(in), entries, settings.OwnerFor(cfg))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Install(%q): %v, want an error with %q", in, err, want)
 		}
-		_, err = settings.Uninstall([]byte(in), cfg.Root())
+		_, err = settings.Uninstall([]byte(in), settings.OwnerFor(cfg))
 		if err == nil {
 			t.Errorf("Uninstall(%q) accepted it", in)
 		}
@@ -411,7 +474,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if b, _ := os.ReadFile(in.Path()); string(b) != foreign {
 		t.Errorf("dry-run wrote the file")
 	}
-	if !strings.Contains(out.Diff, "+            \"command\": \"\\\"$CLAUDE_PROJECT_DIR/bin/magehook\\\" hook:preToolUse\",") || !strings.HasPrefix(out.Diff, "--- ") {
+	if !strings.Contains(out.Diff, `exec \"$b\" hook:preToolUse",`) || !strings.HasPrefix(out.Diff, "--- ") {
 		t.Errorf("diff:\n%s", out.Diff)
 	}
 	state, _ := os.ReadDir(filepath.Join(cfg.Root(), ".magehook"))
@@ -501,7 +564,7 @@ func FuzzInstall(f *testing.F) {
 	cfg := checkout(f, "hook.enable bashgate")
 	entries, _ := settings.Entries(cfg, handlers, settings.Project)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		once, err := settings.Install(data, entries, cfg.Root())
+		once, err := settings.Install(data, entries, settings.OwnerFor(cfg))
 		if err != nil {
 			if _, perr := settings.Parse(data); perr == nil {
 				if _, _, lerr := settings.Load(data); lerr == nil {
@@ -510,11 +573,11 @@ func FuzzInstall(f *testing.F) {
 			}
 			return
 		}
-		twice, err := settings.Install(once, entries, cfg.Root())
+		twice, err := settings.Install(once, entries, settings.OwnerFor(cfg))
 		if err != nil || !bytes.Equal(once, twice) {
 			t.Fatalf("install is not idempotent: %v\n%s", err, settings.UnifiedDiff("x", once, twice))
 		}
-		back, err := settings.Uninstall(once, cfg.Root())
+		back, err := settings.Uninstall(once, settings.OwnerFor(cfg))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -535,8 +598,8 @@ func FuzzInstall(f *testing.F) {
 
 func TestHarnessInstalls(t *testing.T) {
 	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
-	for _, h := range hook.Harnesses() {
-		if h.Name == "claude" {
+	for _, h := range harness.All() {
+		if h.IsClaude() {
 			continue
 		}
 		in := settings.Installer{Config: cfg, Handlers: handlers, Harness: h}
@@ -574,13 +637,16 @@ func TestHarnessInstalls(t *testing.T) {
 		}
 		switch h.Name {
 		case "gemini":
-			for _, want := range []string{`"disabled": [`, `"enableHooks": true`, `"BeforeTool": [`, `"timeout": 30000`, `"matcher": "^(replace|run_shell_command|write_file)$"`} {
+			for _, want := range []string{`"disabled": [`, `"BeforeTool": [`, `"timeout": 30000`, `"matcher": "^(replace|run_shell_command|write_file)$"`, `d=\"${GEMINI_PROJECT_DIR}\"`} {
 				if !strings.Contains(text, want) {
 					t.Errorf("gemini: %q missing:\n%s", want, text)
 				}
 			}
+			if strings.Contains(text, "enableHooks") {
+				t.Errorf("gemini: tools.enableHooks does nothing in 0.61 and is not written:\n%s", text)
+			}
 		case "copilot":
-			if !strings.Contains(text, `"timeoutSec": 30`) || !strings.Contains(text, `"bash": "\"$(dirname`) {
+			if !strings.Contains(text, `"timeoutSec": 30`) || !strings.Contains(text, `"bash": "d=\"${COPILOT_PROJECT_DIR:-$PWD}\"`) {
 				t.Errorf("copilot:\n%s", text)
 			}
 		case "cursor":
@@ -588,8 +654,8 @@ func TestHarnessInstalls(t *testing.T) {
 				t.Errorf("cursor:\n%s", text)
 			}
 		case "codex":
-			if !strings.Contains(text, `"SessionStart": [`) || strings.Contains(text, `"SessionEnd"`) {
-				t.Errorf("codex has no SessionEnd:\n%s", text)
+			if !strings.Contains(text, `"SessionStart": [`) || !strings.Contains(text, `"SessionEnd": [`) || strings.Contains(text, `"WorktreeCreate"`) {
+				t.Errorf("codex has SessionEnd and no worktree events:\n%s", text)
 			}
 		}
 		if _, err := in.Uninstall(); err != nil {
@@ -608,8 +674,62 @@ func TestHarnessInstalls(t *testing.T) {
 	}
 	foreignPlugin := filepath.Join(cfg.Root(), ".opencode", "plugins", "magehook.js")
 	writeFile(t, foreignPlugin, "export const X = 1\n", 0o644)
-	op, _ := hook.LookupHarness("opencode")
+	op, _ := harness.Lookup("opencode")
 	if _, err := (settings.Installer{Config: cfg, Handlers: handlers, Harness: op}).Install(); err == nil || !strings.Contains(err.Error(), "magehook did not write it") {
 		t.Errorf("a foreign plugin file: %v", err)
+	}
+}
+
+// TestReinstallKeepsOurGroupsWhereTheyAre: Codex keys the trust a user
+// gave a hook by its position, so a re-install must not move our groups
+// behind a foreign one, and a new event's group is appended.
+func TestReinstallKeepsOurGroupsWhereTheyAre(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate")
+	codex, _ := harness.Lookup("codex")
+	in := settings.Installer{Config: cfg, Handlers: handlers, Harness: codex}
+	if _, err := in.Install(); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(in.Path())
+	// The user adds a foreign group after ours, and changes our timeout.
+	edited := strings.Replace(string(first), `"PreToolUse": [`, `"PreToolUse": [`, 1)
+	edited = strings.Replace(edited, `"SessionStart": [`, `"SessionStart": [`, 1)
+	tree, _ := settings.Parse([]byte(edited))
+	hooks, _ := tree.(*settings.Object).Get("hooks")
+	pre, _ := hooks.(*settings.Object).Get("PreToolUse")
+	foreign, _ := settings.Parse([]byte(`{"matcher":"Bash","hooks":[{"type":"command","command":"./theirs.sh"}]}`))
+	hooks.(*settings.Object).Set("PreToolUse", append(pre.([]any), foreign))
+	writeFile(t, in.Path(), string(settings.Encode(tree, true)), 0o644)
+	before, _ := settings.OwnedEntries(settings.Encode(tree, true), codex, in.Owner())
+
+	cfg2 := checkout(t, "hook.enable bashgate", "hook.enable gate")
+	_ = cfg2
+	in.Handlers = append(handlers, hook.Handler{Name: "late", Purpose: "p", Events: []string{"UserPromptSubmit"}, Policy: hook.Observer,
+		Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }})
+	writeFile(t, filepath.Join(cfg.Root(), ".toolingrc"), "hook.enable bashgate\nhook.enable late\n", 0o644)
+	cfg3, err := toolingrc.Discover(cfg.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Config = cfg3
+	if _, err := in.Install(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(in.Path())
+	after, _ := settings.OwnedEntries(data, codex, in.Owner())
+	pos := map[string][2]int{}
+	for _, p := range after {
+		pos[p.Native] = [2]int{p.Group, p.Index}
+	}
+	for _, b := range before {
+		if pos[b.Native] != [2]int{b.Group, b.Index} {
+			t.Errorf("%s moved from %d:%d to %v:\n%s", b.Native, b.Group, b.Index, pos[b.Native], data)
+		}
+	}
+	if _, ok := pos["UserPromptSubmit"]; !ok {
+		t.Errorf("the new event's group was not added:\n%s", data)
+	}
+	if !strings.Contains(string(data), "./theirs.sh") {
+		t.Errorf("the foreign group was lost:\n%s", data)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 
-	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/regfile"
 )
 
@@ -18,9 +18,9 @@ import (
 // and the check for installed entries both read it.
 func WiringPatterns() []string {
 	out := []string{filepath.Join(".claude", "settings*.json")}
-	for _, h := range hook.Harnesses() {
-		if h.Name != "claude" {
-			out = append(out, HarnessFile(h.Name))
+	for _, h := range harness.All() {
+		if !h.IsClaude() {
+			out = append(out, HarnessFile(h))
 		}
 	}
 	return append(out, filepath.Join(".github", "hooks", "*.json"))

@@ -137,6 +137,11 @@ func (rw Rewrite) Run() (Outcome, error) {
 		}
 		if !rw.NotJSON {
 			next = keepLineEndings(old, next)
+			if len(next) > jsontree.MaxBytes {
+				// A file magehook would refuse to read on the next run is
+				// not one it writes.
+				return out, fmt.Errorf("%s: the new version would be %d bytes, more than the %d magehook reads back; nothing was written: shrink the file's other keys and run again", rw.Path, len(next), jsontree.MaxBytes)
+			}
 		}
 		if exists && next != nil && bytes.Equal(old, next) || !exists && next == nil {
 			return out, nil
@@ -296,6 +301,8 @@ func (rw Rewrite) refusal(what string, err error) error {
 		return fmt.Errorf("%s: %s: the filesystem is read-only; run where it is writable", rw.Path, what)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		return fmt.Errorf("%s: %s: the disk is full; free some space and run again", rw.Path, what)
+	case errors.Is(err, syscall.EFBIG):
+		return fmt.Errorf("%s: %s: the file is larger than this process may write (ulimit -f); raise the limit and run again", rw.Path, what)
 	}
 	cause := err
 	if u := errors.Unwrap(err); u != nil {
@@ -456,7 +463,7 @@ func resolveTarget(path string) (string, error) {
 			return abs, danglingParent(abs)
 		}
 		if err != nil {
-			return "", err
+			return "", pathRefusal(path, err)
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
 			if !info.Mode().IsRegular() {
@@ -487,6 +494,20 @@ func resolveTarget(path string) (string, error) {
 		abs, linked = link, true
 	}
 	return "", fmt.Errorf("%s: too many levels of symbolic links; point the link at a file", path)
+}
+
+// pathRefusal says what to do when the settings file's path cannot even
+// be looked at.
+func pathRefusal(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return fmt.Errorf("%s: the path is too long for this system; shorten it (or HOME, for -scope=user) and run again", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: magehook may not look at it (permission denied); run as a user who can read its directory", path)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s: a directory on its path is a file; move that file away and run again", path)
+	}
+	return fmt.Errorf("%s: %v; fix the path and run again", path, err)
 }
 
 // danglingParent refuses a file to be created below a symbolic link to

@@ -467,3 +467,48 @@ func TestTwoForeignWritesInTheSwapLoseNothing(t *testing.T) {
 		t.Errorf("set aside %s, want the earlier foreign version", data)
 	}
 }
+
+// TestNoWriteLargerThanItReads: an edit whose result magehook could not
+// read back on the next run (over jsontree's bound) is refused before
+// anything is written, and the file is left as it was.
+func TestNoWriteLargerThanItReads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	big := `{"a":"` + strings.Repeat("x", 8<<20-9) + `"}` + "\n"
+	if len(big) != 8<<20 {
+		t.Fatalf("fixture is %d bytes", len(big))
+	}
+	if err := os.WriteFile(path, []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := settings.Rewrite{Path: path, Edit: func(old []byte) ([]byte, error) {
+		return append([]byte(`{"b":1,`), old[1:]...), nil
+	}}.Run()
+	if err == nil || !strings.Contains(err.Error(), "more than the 8388608 magehook reads back; nothing was written") {
+		t.Fatalf("err = %v, want the size refusal", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != big {
+		t.Fatal("the file changed")
+	}
+}
+
+// TestPathRefusalsSayWhatToDo: a path the system cannot even look at
+// (a name over NAME_MAX, a file where a directory should be) is one line
+// that says what to do, not a bare lstat error.
+func TestPathRefusalsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	edit := func(old []byte) ([]byte, error) { return []byte("{}\n"), nil }
+	long := filepath.Join(dir, strings.Repeat("a", 300), "settings.json")
+	_, err := settings.Rewrite{Path: long, Edit: edit}.Run()
+	if err == nil || !strings.Contains(err.Error(), "the path is too long for this system; shorten it") {
+		t.Fatalf("long name: err = %v", err)
+	}
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = settings.Rewrite{Path: filepath.Join(file, "settings.json"), Edit: edit}.Run()
+	if err == nil || !strings.Contains(err.Error(), "a directory on its path is a file; move that file away") {
+		t.Fatalf("file as directory: err = %v", err)
+	}
+}

@@ -1,0 +1,163 @@
+package magehook_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/harness"
+)
+
+// consumerRepo is a repository that imports the plugin from this working
+// tree, with branchguard enabled, and no binary.
+func consumerRepo(t *testing.T) string {
+	t.Helper()
+	root, _ := os.Getwd()
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := gittest.Repo(t, map[string]string{
+		"go.mod":                "module example.com/consumer\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
+		"go.sum":                string(sum),
+		".toolingrc":            "hook.enable branchguard\n",
+		".gitignore":            "bin/\n.magehook/\n",
+		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
+	})
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	return repo
+}
+
+// runHook runs an installed command as a harness does: sh -c, the
+// payload on stdin, the harness's environment.
+func runHook(t *testing.T, command, dir, payload string, env ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// TestTheBinaryIsBuiltOnFirstNeed: in a checkout without bin/magehook
+// (a fresh clone), four hook processes of one tool call start at once;
+// one builds the binary, the others wait for it, and each then answers —
+// a commit on main is denied. Where Go cannot build it, a gate blocks with
+// the fix and another event goes on visibly.
+func TestTheBinaryIsBuiltOnFirstNeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := consumerRepo(t)
+	codex, _ := harness.Lookup("codex")
+	claude, _ := harness.Lookup("claude")
+	pre := func(h *harness.Harness) string {
+		return h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 120})
+	}
+	payload := `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m x"}}`
+	var wg sync.WaitGroup
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	results := make([]result, 4)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := claude
+			if i%2 == 1 {
+				h = codex
+			}
+			// Codex gives no project variable: its command walks up from
+			// the hook's directory.
+			code, out, errOut := runHook(t, pre(h), filepath.Join(repo, "magefiles"), payload, "CLAUDE_PROJECT_DIR="+repo)
+			results[i] = result{code, out, errOut}
+		}()
+	}
+	wg.Wait()
+	built := 0
+	for i, r := range results {
+		if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) {
+			t.Errorf("hook %d: exit %d, stdout %q, stderr %q", i, r.code, r.stdout, r.stderr)
+		}
+		built += strings.Count(r.stderr, "magehook: building ")
+	}
+	if built != 1 {
+		t.Errorf("%d processes built the binary, want exactly 1:\n%+v", built, results)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "bin", "magehook")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Present and current: the command execs it, nothing is built.
+	code, out, errOut := runHook(t, pre(claude), repo, payload, "CLAUDE_PROJECT_DIR="+repo)
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(errOut, "building") {
+		t.Errorf("the second call: exit %d %q %q", code, out, errOut)
+	}
+
+	// No Go on PATH and no binary: the gate blocks with the fix; a
+	// session event goes on, visibly.
+	os.Remove(filepath.Join(repo, "bin", "magehook"))
+	noGo := "PATH=/usr/bin:/bin"
+	if _, err := os.Stat("/usr/bin/go"); err == nil {
+		t.Skip("go is in /usr/bin; cannot hide it")
+	}
+	code, out, errOut = runHook(t, pre(claude), repo, payload, "CLAUDE_PROJECT_DIR="+repo, noGo)
+	if code != 2 || out != "" || !strings.Contains(errOut, "go tool mage hook:build") {
+		t.Errorf("a gate without a binary must block with the fix: exit %d %q %q", code, out, errOut)
+	}
+	stop := claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "Stop", Target: "stop", Timeout: 30})
+	code, _, errOut = runHook(t, stop, repo, `{}`, "CLAUDE_PROJECT_DIR="+repo, noGo)
+	if code != 1 || !strings.Contains(errOut, "go tool mage hook:build") {
+		t.Errorf("another event goes on with a visible error: exit %d %q", code, errOut)
+	}
+}
+
+// TestAStaleBinaryIsRebuiltAtSessionStart: a binary older than its
+// sources is rebuilt by the SessionStart command, not by a tool call.
+func TestAStaleBinaryIsRebuiltAtSessionStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := consumerRepo(t)
+	claude, _ := harness.Lookup("claude")
+	cmd := exec.Command("go", "tool", "mage", "hook:build")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	bin := filepath.Join(repo, "bin", "magehook")
+	before, _ := os.Stat(bin)
+	gittest.Write(t, repo, map[string]string{"magefiles/extra.go": "//go:build mage\n\npackage main\n\n// Extra is a new target.\nfunc Extra() {}\n"})
+	pre := claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 30})
+	payload := `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`
+	if _, _, errOut := runHook(t, pre, repo, payload, "CLAUDE_PROJECT_DIR="+repo); strings.Contains(errOut, "building") {
+		t.Errorf("a tool call rebuilt the binary: %s", errOut)
+	}
+	start := claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "SessionStart", Target: "sessionStart", Timeout: 60})
+	code, _, errOut := runHook(t, start, repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"SessionStart","source":"startup"}`, "CLAUDE_PROJECT_DIR="+repo)
+	if code != 0 || !strings.Contains(errOut, "older than its sources") {
+		t.Errorf("SessionStart: exit %d %s", code, errOut)
+	}
+	after, _ := os.Stat(bin)
+	if os.SameFile(before, after) {
+		t.Error("the binary was not replaced")
+	}
+}

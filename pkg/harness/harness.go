@@ -1,0 +1,288 @@
+// Package harness holds one value per coding agent that runs magehook's
+// hooks: Claude Code, Codex, Copilot CLI, Cursor, Gemini CLI and OpenCode.
+// A value declares everything that differs between them — its
+// configuration file and its layout, its event and tool names, how its
+// payload maps onto the common one (Claude Code's), how an answer renders
+// for each event, how its command finds the checkout and the binary, its
+// timeout unit and what its answer schema rejects — so the dispatcher, the
+// installer and the doctor hold no comparisons of harness names. Adding a
+// harness is adding one file here and its captured fixtures.
+//
+// The values are built by functions on lookup, never in package-level
+// maps: the hook binary starts on every tool call and pays only for the
+// harness it runs under.
+package harness
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
+)
+
+// Layout is the shape of a harness's configuration file.
+type Layout int
+
+const (
+	// Grouped: hooks.<Event> is a list of matcher groups, each holding a
+	// list of command handlers (Claude Code, Codex, Gemini).
+	Grouped Layout = iota
+	// Flat: hooks.<event> is a list of command entries, each with its own
+	// matcher (Copilot, Cursor).
+	Flat
+	// Plugin: a program the harness loads, written whole (OpenCode).
+	Plugin
+)
+
+// Name pairs a harness's own name for an event or a tool with the common
+// (Claude Code) one.
+type Name struct{ Native, Common string }
+
+// MatcherStyle is how a harness reads a group's tool matcher.
+type MatcherStyle int
+
+const (
+	// MatchClaude: Claude Code's rules (an exact list a|b, else a
+	// regular expression); the harness also accepts Claude's tool names.
+	MatchClaude MatcherStyle = iota
+	// MatchNativeList: a|b of the harness's own tool names only.
+	MatchNativeList
+	// MatchRegexp: an anchored regular expression over its own names.
+	MatchRegexp
+)
+
+// Setting is a key install sets in the configuration file (a dotted path
+// of object keys) besides the hooks.
+type Setting struct {
+	Path  string
+	Value any
+}
+
+// Harness is one coding agent. The zero value is not a harness; use
+// Lookup or All.
+type Harness struct {
+	// Name is what -harness= names.
+	Name string
+	// Client is the agent's own name, for messages.
+	Client string
+	// File is the configuration file, relative to the checkout root,
+	// slash-separated.
+	File   string
+	Layout Layout
+	// CommandKey and TimeoutKey are the entry fields of the command and of
+	// its timeout; TimeoutScale converts seconds into the timeout's unit
+	// (1000 for milliseconds).
+	CommandKey, TimeoutKey string
+	TimeoutScale           int
+	// HandlerName, when set, is written as each handler's "name".
+	HandlerName string
+	// Settings are set by install next to the hooks.
+	Settings []Setting
+	// ProjectDir is the shell expression of the checkout directory the
+	// harness gives its hooks, "" when it gives none (the command then
+	// walks up from its working directory to the checkout's .git).
+	ProjectDir string
+	Matchers   MatcherStyle
+	// EventKey reports whether a key of the file's hooks object is an
+	// event (Gemini keeps settings such as hooks.disabled among them);
+	// nil means every key is.
+	EventKey func(key string) bool
+	// Trust says how the user lets the harness run a project's hooks.
+	Trust string
+	// Review, when set, is what install says after writing the file: the
+	// harness runs a new or changed hook only once the user reviewed it.
+	Review string
+	// ReviewedByPosition: the harness keeps the user's review of each
+	// hook, by its position in the file, in $CODEX_HOME/config.toml
+	// (Codex); the doctor checks it.
+	ReviewedByPosition bool
+	// OffSwitches are settings of the harness's file that stop every hook
+	// from running; the doctor reports each one set.
+	OffSwitches []Setting
+	// MaxTimeout is the longest timeout, in seconds, the harness allows an
+	// event's hook (0: no limit); install writes no more.
+	MaxTimeout func(common string) int
+
+	events    func() []Name
+	tools     func() []Name
+	normalize func(h *Harness, in map[string]any, common string)
+	render    func(ev hook.Event, r hook.Result, native string) hook.Answer
+	worktree  string
+}
+
+// Lookup returns a harness by name; "" is Claude Code.
+func Lookup(name string) (*Harness, bool) {
+	var h Harness
+	switch name {
+	case "", "claude":
+		h = claude()
+	case "codex":
+		h = codex()
+	case "copilot":
+		h = copilot()
+	case "cursor":
+		h = cursor()
+	case "gemini":
+		h = gemini()
+	case "opencode":
+		h = opencode()
+	default:
+		return nil, false
+	}
+	return &h, true
+}
+
+// Names lists every harness name, Claude Code first.
+func Names() []string { return []string{"claude", "codex", "copilot", "cursor", "gemini", "opencode"} }
+
+// All returns every harness, Claude Code first.
+func All() []*Harness {
+	var out []*Harness
+	for _, n := range Names() {
+		h, _ := Lookup(n)
+		out = append(out, h)
+	}
+	return out
+}
+
+// IsClaude reports whether h is Claude Code (whose file has scopes).
+func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }
+
+// HarnessName implements hook.Harness.
+func (h *Harness) HarnessName() string { return h.Name }
+
+// WorktreeCommand implements hook.Harness.
+func (h *Harness) WorktreeCommand() string { return h.worktree }
+
+// Events returns the harness's events that magehook answers, native and
+// common names; nil means the common names themselves, all of them.
+func (h *Harness) Events() []Name {
+	if h.events == nil {
+		return nil
+	}
+	return h.events()
+}
+
+// NativeEvent is the harness's name for a common event, and false when the
+// harness has no such event.
+func (h *Harness) NativeEvent(common string) (string, bool) {
+	if h.events == nil {
+		return common, true
+	}
+	for _, n := range h.events() {
+		if n.Common == common {
+			return n.Native, true
+		}
+	}
+	return "", false
+}
+
+// CommonEvent is the common name of one of the harness's events.
+func (h *Harness) CommonEvent(native string) (string, bool) {
+	if h.events == nil {
+		_, ok := hook.Lookup(native)
+		return native, ok
+	}
+	for _, n := range h.events() {
+		if n.Native == native {
+			return n.Common, true
+		}
+	}
+	return "", false
+}
+
+// CommonTool maps one of the harness's tool names to Claude Code's; a
+// name it does not know stays as it is.
+func (h *Harness) CommonTool(native string) string {
+	if h.tools == nil {
+		return native
+	}
+	for _, n := range h.tools() {
+		if n.Native == native {
+			return n.Common
+		}
+	}
+	return native
+}
+
+// NativeTools maps Claude Code tool names to the harness's, for matchers:
+// every native name of each tool, sorted; with MatchClaude the Claude
+// names a harness has no own name for stay.
+func (h *Harness) NativeTools(claude []string) []string {
+	if h.tools == nil {
+		return claude
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, c := range claude {
+		found := false
+		for _, n := range h.tools() {
+			if payload.SameTool(n.Common, c) {
+				found = true
+				add(n.Native)
+			}
+		}
+		if !found && h.Matchers == MatchClaude {
+			add(c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Matcher maps a Claude-format tool matcher onto the harness's tool
+// names. A regular expression cannot be mapped and becomes no matcher: the
+// dispatcher applies each handler's own matcher after the payload is
+// mapped, so matching more is safe.
+func (h *Harness) Matcher(m string) string {
+	if m == "" || h.tools == nil || h.Matchers == MatchClaude {
+		return m
+	}
+	names, ok := hook.ExactNames(m)
+	if !ok {
+		return ""
+	}
+	native := h.NativeTools(names)
+	if h.Matchers == MatchRegexp {
+		return "^(" + strings.Join(native, "|") + ")$"
+	}
+	return strings.Join(native, "|")
+}
+
+// Render implements hook.Harness: the answer in the harness's dialect.
+func (h *Harness) Render(ev hook.Event, r hook.Result) hook.Answer {
+	native, _ := h.NativeEvent(ev.Name)
+	return h.render(ev, r, native)
+}
+
+// IsEventKey reports whether a key of the hooks object names an event.
+func (h *Harness) IsEventKey(key string) bool { return h.EventKey == nil || h.EventKey(key) }
+
+// NamesEvent implements hook.Harness.
+func (h *Harness) NamesEvent(sent, common string) bool {
+	if strings.EqualFold(sent, common) {
+		return true
+	}
+	for _, n := range h.Events() {
+		if n.Common == common && strings.EqualFold(sent, n.Native) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hook resolves a -harness= name for the hook binary (hook.Set.Harnesses).
+func Hook(name string) (hook.Harness, bool) {
+	h, ok := Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return h, true
+}
