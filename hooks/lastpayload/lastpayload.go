@@ -81,9 +81,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	session := "unknown-session"
-	if toolingrc.IsToken(c.Payload.SessionID) {
-		session = c.Payload.SessionID
+	session, ok := confined.SessionName(c.Payload.SessionID)
+	if !ok {
+		session = "unknown-session"
 	}
 	data, err := Redact(c.Payload.Raw)
 	if err != nil {

@@ -65,3 +65,29 @@ func TestOpenFileRefusesLinks(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestSessionName(t *testing.T) {
+	long := strings.Repeat("A", 10240)
+	for _, tt := range []struct {
+		id, want string
+		ok       bool
+	}{
+		{"0f3c-41aa_b.2", "0f3c-41aa_b.2", true},
+		{"", "", false},
+		{"a/b", "", false},
+		{"..", "", false},
+		{"a..b", "", false},
+		{"x\x00y", "", false},
+		{`a\b`, "", false},
+		{strings.Repeat("s", confined.MaxSessionName), strings.Repeat("s", confined.MaxSessionName), true},
+	} {
+		if got, ok := confined.SessionName(tt.id); got != tt.want || ok != tt.ok {
+			t.Errorf("SessionName(%q) = %q, %v; want %q, %v", tt.id, got, ok, tt.want, tt.ok)
+		}
+	}
+	a, ok := confined.SessionName(long)
+	b, _ := confined.SessionName(long[:len(long)-1] + "B")
+	if !ok || len(a) != confined.MaxSessionName || a == b || !strings.HasPrefix(a, "AAAA") {
+		t.Errorf("long ids: %q, %q (ok %v): want two distinct names of %d bytes", a, b, ok, confined.MaxSessionName)
+	}
+}
