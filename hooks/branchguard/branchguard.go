@@ -1,33 +1,70 @@
-// Package branchguard keeps the agent off protected branches.
+// Package branchguard keeps protected branches from moving and their
+// checkouts from changing, whatever the agent's tool call does to get
+// there.
 //
 // # PURPOSE
 //
-// Work on main (or master, or any branch named by guard.protect) should go
-// through a worktree and a review, not land there from an agent's edit or
-// commit. This gate denies the tool calls that would change a protected
-// branch, and says how to do the work instead.
+// Work on main (or master, or any branch named by guard.protect) goes
+// through a worktree and a review, not straight onto the branch from an
+// agent. The question is not "does the command say git commit" but "can
+// this tool call move a protected branch, locally or on a remote, or change
+// the files checked out on one". A call that could is denied, with the
+// branch, the rule and the way to do the work instead.
 //
 // # HOW IT WORKS
 //
-//  1. PreToolUse for Edit, MultiEdit, Write and NotebookEdit: the file's own
-//     path (not the session's cwd), after its symbolic links are resolved,
-//     decides the repository; a file outside any git checkout is allowed.
-//     Every file of an apply_patch patch is judged so, moves included,
-//     also when the patch runs through a shell.
-//  2. PreToolUse for PowerShell (Claude Code's PowerShell, Copilot's
-//     powershell): its git commits and pushes are found by pkg/pwsh and
-//     judged the same way; what that reader cannot see into fails closed
-//     on a protected branch, and elsewhere when it mentions git.
-//  3. PreToolUse for Bash: the command is analysed from its shell syntax
-//     tree (pkg/gitcmd); every git commit and git push it would run is
-//     checked in the repository it targets (git -C, a preceding cd, or the
-//     cwd). Other commands are allowed.
-//  4. The checked-out branch is read from the repository's HEAD (linked
-//     worktrees and .git files included), without starting git.
-//  5. A protected branch denies the call; the reason names the branch and
-//     the way out (a worktree). A command that does not parse, or a git
-//     commit in a directory computed at run time, is denied as well: a
-//     gate that cannot decide fails closed.
+//  1. Edit, MultiEdit, Write and NotebookEdit: the file's own checkout (not
+//     the session's cwd, and after its symbolic links are resolved)
+//     decides; a checkout on a protected branch is denied, a file outside
+//     any checkout is allowed. Every file of an apply_patch patch is judged
+//     so, moves included, also when the patch runs through a shell.
+//     PowerShell's git commits and pushes are found by pkg/pwsh and judged
+//     the same way; what that reader cannot see into fails closed on a
+//     protected branch, and elsewhere when it mentions git.
+//  2. Bash (and every harness's shell tool): the command is analysed once
+//     by pkg/gitcmd from its shell syntax tree: every simple command bash
+//     would run (through wrappers, bash -c, eval, functions, scripts read
+//     from the checkout, git aliases from -c and from the repository's and
+//     the user's configuration, help.autocorrect, and the commands git
+//     runs from its arguments), where each runs (cd, pushd, CDPATH, ~+,
+//     git -C, --git-dir, --work-tree, GIT_DIR and GIT_WORK_TREE however
+//     exported) and every file each writes.
+//  3. Each git invocation's effect on refs is read from its arguments:
+//     commit, merge, cherry-pick, revert, am, pull, rebase and reset move
+//     the checked-out branch (not --dry-run, --abort, -n, a path reset);
+//     update-ref, branch -f/-d/-D/-m/-M/-c/-C, checkout -B, switch -C,
+//     worktree add -B, fetch and pull refspecs into refs/heads, symbolic-ref
+//     and filter-branch move the branches they name; push moves the remote
+//     branches its refspecs name (src:dst, +, --delete, :dst, HEAD,
+//     globs), --all and --mirror move all of them, and a push without
+//     refspecs goes where remote.<name>.push or push.default says.
+//  4. The checked-out branch is read as git reads it (pkg/gitrepo:
+//     symbolic refs, a symlinked HEAD, a reftable asks git), then followed
+//     through the command: git switch and checkout (and -b, -B, -),
+//     symbolic-ref HEAD, a write to HEAD. A switch the later command
+//     certainly runs after (&&, if, set -e) replaces the branch; one it
+//     may run after (;, ||) adds a possibility.
+//  5. A write (redirection, tee, sed -i, cp, mv, git apply, ...) into a
+//     checkout on a protected branch is denied unless git ignores the
+//     path; a write into git's ref storage (refs/heads/<protected>,
+//     packed-refs, the reftable) is denied anywhere.
+//  6. What cannot be decided and matters is denied with the reason: a git
+//     subcommand, repository or refspec only known at run time, inline
+//     interpreter code that starts programs and mentions git (or builds
+//     what it runs), a computed eval or bash -c, a script piped from
+//     elsewhere. Help and usage forms, print-and-exit options and dry runs
+//     are allowed; so is a command that does not parse and mentions no git
+//     (bash runs nothing of the broken part).
+//
+// guard.protect takes branch names and <remote>/HEAD, which is whatever
+// branch refs/remotes/<remote>/HEAD names (set by clone or git remote
+// set-head; read without the network). hook.warn branchguard turns the gate
+// to warn-only: a would-be denial is logged and told to the model, and the
+// call goes on.
+//
+// go tool mage hook:explain '<command>' [-cwd=dir] [-harness=name] shows the
+// whole analysis: the commands, the git invocations with their repository,
+// branch and effect, and which rule decided.
 //
 // # EXIT CODES
 //
@@ -36,12 +73,10 @@
 package branchguard
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -50,7 +85,7 @@ import (
 // Handler is the catalogue entry.
 var Handler = hook.Handler{
 	Name:    "branchguard",
-	Purpose: "deny edits, commits and pushes on protected branches (guard.protect; main and master by default)",
+	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
 	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell",
 	Policy:  hook.Gatekeeper,
@@ -62,50 +97,47 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	protected := map[string]bool{}
-	for _, b := range v.Values {
-		protected[b] = true
-	}
 	p := c.Payload
-	var reasons []string
+	var fs []Finding
 	for _, path := range p.EditedPaths() {
-		why, err := edit(p.ToolName, p.CWD, path, protected)
+		f, err := edit(p.ToolName, p.CWD, path, v.Values)
 		if err != nil {
 			return hook.Result{}, err
 		}
-		if why != "" {
-			reasons = append(reasons, why)
-		}
+		fs = append(fs, f...)
 	}
-	if p.IsTool("Bash") {
-		more, err := bash(c, protected)
-		var unparsable *parseError
-		if errors.As(err, &unparsable) {
-			return hook.Deny(unparsable.msg), nil
-		}
+	switch {
+	case p.IsTool("Bash"):
+		more, err := bash(c, v.Values)
 		if err != nil {
 			return hook.Result{}, err
 		}
-		reasons = append(reasons, more...)
-	} else if p.IsTool("PowerShell") {
-		more, err := powershell(c, protected)
+		fs = append(fs, more...)
+	case p.IsTool("PowerShell"):
+		protected := map[string]bool{}
+		for _, b := range v.Values {
+			protected[b] = true
+		}
+		reasons, err := powershell(c, protected)
 		if err != nil {
 			return hook.Result{}, err
 		}
-		reasons = append(reasons, more...)
-	} else if len(reasons) == 0 && p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") && len(p.EditedPaths()) == 0 {
+		for _, r := range reasons {
+			fs = append(fs, Finding{Rule: RuleMove, Detail: r})
+		}
+	case len(fs) == 0 && p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") && len(p.EditedPaths()) == 0:
 		return hook.Result{}, fmt.Errorf("%s payload without a file path", p.ToolName)
 	}
-	if len(reasons) == 0 {
+	if len(fs) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(strings.Join(reasons, "; ") + "; " + c.WorktreeAdvice() + "."), nil
+	return hook.Deny(Message(c.Harness, fs)), nil
 }
 
-// edit judges one file a tool is about to change: the repository that
-// holds it (after its symbolic links are resolved) decides; a file outside
-// any git checkout is allowed.
-func edit(tool, cwd, path string, protected map[string]bool) (string, error) {
+// edit judges one file a tool is about to change: the checkout that holds
+// it (after its symbolic links are resolved) decides; a file outside any
+// git checkout is allowed.
+func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
 	if !filepath.IsAbs(path) {
 		// Joined as written: cleaning would drop "link/.." before the
 		// link is followed (gitrepo.Find resolves it as the OS will).
@@ -113,26 +145,32 @@ func edit(tool, cwd, path string, protected map[string]bool) (string, error) {
 	}
 	repo, err := gitrepo.Find(path)
 	if err == gitrepo.ErrNotRepo {
-		return "", nil
+		return nil, nil
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if protected[repo.Branch] {
-		return fmt.Sprintf("%s would change %s on the protected branch %s of %s", tool, path, repo.Branch, repo.Root), nil
+	ch := &checker{protect: protect}
+	switch {
+	case repo.Unknown != "":
+		return []Finding{{Rule: RuleUndecided, Where: repo.Root, Detail: fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", tool, path, repo.Root, repo.Unknown)}}, nil
+	case ch.resolveProtect(repo)[repo.Branch]:
+		return []Finding{{Rule: RuleWrite, Ref: repo.Branch, Where: repo.Root, Detail: fmt.Sprintf("%s would change %s on the protected branch %s of %s", tool, path, repo.Branch, repo.Root)}}, nil
 	}
-	return "", nil
+	return nil, nil
 }
 
-// parseError is a command the analysis cannot read: the gate denies it,
-// with this message.
-type parseError struct{ msg string }
+// Dir returns where a shell tool call runs: the tool input's
+// working-directory argument (relative to the cwd), else the cwd.
+func Dir(c *hook.Call) string {
+	home := ""
+	if c.Getenv != nil {
+		home = c.Getenv("HOME")
+	}
+	return c.Payload.WorkDir(home)
+}
 
-func (e *parseError) Error() string { return e.msg }
-
-// bash returns why a shell command's git commits and pushes would change a
-// protected branch.
-func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
+func bash(c *hook.Call, protect []string) ([]Finding, error) {
 	command, ok := c.Payload.InputString("command")
 	if !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
@@ -141,42 +179,59 @@ func bash(c *hook.Call, protected map[string]bool) ([]string, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(c.Payload.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true}
+	r, err := Check(in)
 	if err != nil {
-		return nil, &parseError{"branchguard cannot check this command: " + err.Error() + "."}
+		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil
 	}
-	if a.SyntaxError != nil && strings.Contains(a.Unparsed, "git") {
-		return nil, &parseError{"branchguard cannot check this command: " + a.SyntaxError.Error() + "; fix the syntax."}
+	return r.Findings, nil
+}
+
+// Message words findings for the model of a harness: what would happen,
+// which rule forbids it, what to do instead, in that harness's terms.
+func Message(harness string, fs []Finding) string {
+	var b strings.Builder
+	b.WriteString("Blocked by the repository's branch policy (branchguard): ")
+	var details []string
+	rules := []string{}
+	push, undecided := false, false
+	for _, f := range fs {
+		details = append(details, f.Detail)
+		if !containsStr(rules, f.Rule) {
+			rules = append(rules, f.Rule)
+		}
+		push = push || f.Push
+		undecided = undecided || f.Rule == RuleUndecided
 	}
-	var reasons []string
-	for _, cmd := range a.Commands {
-		g := cmd.Git
-		if g == nil || g.Help || g.Exits || (g.Sub != "commit" && g.Sub != "push") {
-			continue
-		}
-		dir := g.Dir
-		if g.WorkTree != "" && g.GitDir == "" {
-			dir = g.WorkTree
-		}
-		if g.DirDynamic != "" || g.GitDirDynamic != "" {
-			reasons = append(reasons, fmt.Sprintf("git %s runs in a directory the command computes at run time, so branchguard cannot tell its branch; name the repository with git -C <dir>", g.Sub))
-			continue
-		}
-		var repo gitrepo.Repo
-		if g.GitDir != "" {
-			repo, err = gitrepo.Open(dir, g.GitDir)
-		} else {
-			repo, err = gitrepo.Find(dir)
-		}
-		if err == gitrepo.ErrNotRepo {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if protected[repo.Branch] {
-			reasons = append(reasons, fmt.Sprintf("git %s would run on the protected branch %s of %s", g.Sub, repo.Branch, repo.Root))
-		}
+	b.WriteString(strings.Join(details, "; "))
+	b.WriteString(". Rule: " + strings.Join(rules, "; ") + ". ")
+	if undecided {
+		b.WriteString("Write the command so that every git subcommand, repository and branch is literal (git -C <dir> ..., no computed names), or split it into separate calls. ")
 	}
-	return reasons, nil
+	if push {
+		b.WriteString("Push your own branch instead (git push -u origin HEAD from a feature branch) and open a pull request. ")
+	}
+	b.WriteString(wayOut(harness))
+	return strings.TrimSpace(b.String())
+}
+
+// wayOut says how to work off the protected branch, in the harness's terms.
+func wayOut(harness string) string {
+	const create = "go tool mage worktree:create <name>"
+	switch harness {
+	case "", "claude":
+		return "Do the work in a worktree on its own branch: claude --worktree, or " + create + " and work in the directory it prints."
+	case "codex":
+		return "Do the work in a worktree on its own branch: run " + create + ", then give its directory as the workdir of your commands (or start Codex there with codex --cd <dir>)."
+	case "gemini":
+		return "Do the work in a worktree on its own branch: run " + create + ", then pass its directory as dir_path to run_shell_command and edit files under it."
+	case "opencode":
+		return "Do the work in a worktree on its own branch: run " + create + ", then pass its directory as workdir to bash and edit files under it."
+	case "cursor":
+		return "Do the work in a worktree on its own branch: run " + create + " and open that directory as the workspace (or cd into it in each command)."
+	case "copilot":
+		return "Do the work in a worktree on its own branch: run " + create + " and cd into the directory it prints in each command (or start copilot there)."
+	}
+	return "Do the work in a worktree on its own branch: " + create + " prints its directory; work there."
 }

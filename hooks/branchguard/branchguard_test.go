@@ -92,7 +92,7 @@ func TestProtectList(t *testing.T) {
 	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": root})
 	allow(t, out)
 	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit", "cwd": feature})
-	deny(t, out, "protected branch feat")
+	deny(t, out, "would move the protected branch feat")
 }
 
 func TestMissingInputFailsClosed(t *testing.T) {
@@ -105,4 +105,59 @@ func TestMissingInputFailsClosed(t *testing.T) {
 	if out.Code != 2 {
 		t.Errorf("an Edit payload without file_path must block: %+v", out)
 	}
+}
+
+// TestExplain: hook:explain shows the split, each git invocation with its
+// repository, branch and effect, and the rule that decides.
+func TestExplain(t *testing.T) {
+	root, feature := setup(t)
+	var b strings.Builder
+	in := branchguard.Input{Command: "cd " + root + " && sudo git -c alias.ci=commit ci -m x", Dir: feature, Protect: []string{"main"}}
+	if err := branchguard.Explain(&b, in, "gemini"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"commands  3",
+		"git commit (alias ci)",
+		"repository " + root + ", branch main: moves HEAD",
+		"via sudo",
+		`rule "protected branches never move", ref main: git commit would move the protected branch main`,
+		"dir_path",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	branchguard.Explain(&b, branchguard.Input{Command: "git status", Dir: root, Protect: []string{"main"}}, "")
+	if !strings.Contains(b.String(), "decision  allow") {
+		t.Errorf("%s", b.String())
+	}
+}
+
+// TestWarnOnly: with hook.warn branchguard the commit on main goes on;
+// the model is told what the policy would have denied.
+func TestWarnOnly(t *testing.T) {
+	root, _ := setup(t, "hook.warn branchguard")
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	if out.Code != 0 || strings.Contains(out.Stdout, `"deny"`) || !strings.Contains(out.Stdout, "warn-only") || !strings.Contains(out.Stdout, "would move the protected branch main") {
+		t.Errorf("warn-only: %+v", out)
+	}
+}
+
+// TestProtectTheRemoteDefault: guard.protect origin/HEAD protects whatever
+// branch origin's HEAD names, read from the repository (no network).
+func TestProtectTheRemoteDefault(t *testing.T) {
+	root, feature := setup(t, "guard.protect origin/HEAD")
+	gittest.Bare(t, root)
+	gittest.Git(t, root, "push", "-q", "origin", "feat")
+	gittest.Git(t, root, "remote", "set-head", "origin", "feat")
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": feature})
+	deny(t, out, "would move the protected branch feat")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	allow(t, out)
+	gittest.Git(t, root, "remote", "set-head", "origin", "main")
+	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
+	deny(t, out, "would move the protected branch main")
 }

@@ -18,15 +18,15 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 		want             string
 	}{
 		{"codex", "codex/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"copilot", "copilot/PreToolUse-bash", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
-			`{"permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"cursor", "cursor/preToolUse-shell", map[string]any{"workspace_roots": []string{root}},
-			`{"agent_message":"git push would run on the protected branch main`},
+			`{"agent_message":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
-			`{"decision":"deny","reason":"git push would run on the protected branch main`},
+			`{"decision":"deny","reason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"git push would run on the protected branch main`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 	}
 	for _, tt := range tests {
 		out := hooktest.RunHarness(t, handlers, tt.harness, "PreToolUse", hooktest.HarnessFixture(t, tt.fixture, tt.cwd))
@@ -49,6 +49,32 @@ func TestCodexPatchIsAnEdit(t *testing.T) {
 	out = hooktest.RunHarness(t, handlers, "codex", "PreToolUse", hooktest.HarnessFixture(t, "codex/PreToolUse-apply_patch", map[string]any{"cwd": filepath.Join(feature, "sub")}))
 	if out.Stdout != "" || out.Code != 0 {
 		t.Errorf("a patch in a worktree: %+v", out)
+	}
+}
+
+// TestHarnessDirectoryArguments: the tool's own working-directory argument
+// (Gemini's dir_path, OpenCode's and Codex's workdir, relative to the cwd
+// or absolute) is where the command runs, not the session's cwd.
+func TestHarnessDirectoryArguments(t *testing.T) {
+	root, feature := setup(t)
+	tests := []struct {
+		harness, fixture, field, dir string
+		denied                       bool
+	}{
+		{"gemini", "gemini/BeforeTool-shell", "dir_path", root, true},
+		{"gemini", "gemini/BeforeTool-shell", "dir_path", feature, false},
+		{"opencode", "opencode/PreToolUse-bash", "workdir", root, true},
+		{"opencode", "opencode/PreToolUse-bash", "workdir", "../../..", true},
+		{"codex", "codex/PreToolUse-bash", "workdir", root, true},
+		{"codex", "codex/PreToolUse-bash", "workdir", ".", false},
+	}
+	for _, tt := range tests {
+		cwd := feature
+		input := map[string]any{"command": "git commit -m x", tt.field: tt.dir}
+		out := hooktest.RunHarness(t, handlers, tt.harness, "PreToolUse", hooktest.HarnessFixture(t, tt.fixture, map[string]any{"cwd": cwd, "tool_input": input}))
+		if got := strings.Contains(out.Stdout, "deny"); got != tt.denied || out.Code != 0 {
+			t.Errorf("%s %s=%s: denied %v, want %v: %+v", tt.harness, tt.field, tt.dir, got, tt.denied, out)
+		}
 	}
 }
 

@@ -74,6 +74,20 @@ func class(a atom, v command, w *world) (bool, string) {
 				return true, ""
 			}
 		}
+		// SQL echoed or printed into the client earlier in the call
+		// (echo 'drop table x' | psql). A here-document or here-string is
+		// not in the analysis, so not seen.
+		for i := 0; i < v.idx && i < len(w.a.Commands); i++ {
+			prev := w.a.Commands[i]
+			if n := prev.Name(); n != "echo" && n != "printf" {
+				continue
+			}
+			for _, arg := range prev.Args[1:] {
+				if arg.Dynamic == "" && sqlStatement(arg.Value, words) {
+					return true, ""
+				}
+			}
+		}
 	case "download-pipe":
 		return downloadPipe(v, w), ""
 	case "past-ceiling":

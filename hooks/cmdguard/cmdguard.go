@@ -17,8 +17,11 @@
 // checkout -- . and git restore . over uncommitted work; git clean -f; git
 // stash clear; forced pushes; chmod -R 777; a download piped into a shell;
 // writes to block devices; mkfs; DROP and TRUNCATE through database
-// clients; deploys past deploy.ceiling) plus the repository's own in
-// .toolingrc:
+// clients; deploys past deploy.ceiling; by name: rm-everything,
+// rm-git-dir, find-delete-everything, git-reset-hard, git-clean-force,
+// git-discard, git-stash-clear, git-push-force, chmod-world-writable,
+// download-to-shell, block-device-write, mkfs, sql-drop, deploy-ceiling)
+// plus the repository's own in .toolingrc:
 //
 //	cmdguard.rule <name> <pattern> : <reason>
 //	cmdguard.deny <name> <a command the rule must deny>
@@ -44,7 +47,9 @@
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
-//	{sql:WORDS}   an argument holds an SQL statement starting with one of WORDS
+//	{sql:WORDS}   an argument (or an echo or printf earlier in the call)
+//	              holds an SQL statement starting with one of WORDS; SQL in
+//	              a here-document is not seen
 //	{download-pipe}  an interpreter reading its program from its stdin (or
 //	              sh -s, or a process substitution), fed by a download
 //	              earlier in the call (curl ... | sh, bash <(curl ...))
@@ -206,7 +211,7 @@ func Load(cfg *toolingrc.Config) (*Set, error) {
 			name, example, _ := strings.Cut(strings.TrimSpace(line), " ")
 			j, ok := byName[name]
 			if !ok || strings.TrimSpace(example) == "" {
-				return nil, fmt.Errorf("%s:%d: %s: write %s <rule name> <command>, naming a rule of hook:verify's list", v.File, lineOf(cfg, key, i), key, key)
+				return nil, fmt.Errorf("%s:%d: %s: write %s <rule name> <command>, naming a built-in rule (go doc ./hooks/cmdguard) or one of cmdguard.rule", v.File, lineOf(cfg, key, i), key, key)
 			}
 			if key == toolingrc.KeyCmdguardDeny {
 				rules[j].Deny = append(rules[j].Deny, strings.TrimSpace(example))
@@ -238,7 +243,7 @@ func Load(cfg *toolingrc.Config) (*Set, error) {
 		}
 		for i, name := range v.Values {
 			if _, ok := byName[name]; !ok {
-				return nil, fmt.Errorf("%s:%d: %s: no rule is named %q; hook:verify lists them", v.File, lineOf(cfg, spec.key, i), spec.key, name)
+				return nil, fmt.Errorf("%s:%d: %s: no rule is named %q; the built-in ones are listed in go doc ./hooks/cmdguard, a repository's are its cmdguard.rule lines", v.File, lineOf(cfg, spec.key, i), spec.key, name)
 			}
 			spec.set[name] = true
 		}

@@ -1,6 +1,7 @@
 package cmdguard_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -166,6 +167,20 @@ func TestABadRuleClosesTheGate(t *testing.T) {
 		cfg, _ := toolingrc.Discover(dir)
 		if p := cmdguard.Verify(cfg); len(p) != 1 || !strings.Contains(p[0], ".toolingrc:2") {
 			t.Errorf("%s: Verify should name the line: %v", line, p)
+		}
+	}
+}
+
+func TestThePackageDocNamesEveryBuiltInRule(t *testing.T) {
+	src, err := os.ReadFile("cmdguard.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src[:strings.Index(string(src), "package cmdguard")])
+	doc = strings.ReplaceAll(strings.ReplaceAll(doc, "\n//", ""), "  ", " ")
+	for _, r := range cmdguard.Builtin() {
+		if !strings.Contains(doc, " "+r.Name+",") && !strings.Contains(doc, " "+r.Name+")") {
+			t.Errorf("the package doc does not name the rule %s", r.Name)
 		}
 	}
 }

@@ -12,7 +12,8 @@
 //
 //  1. PostToolUse on Bash. The call must have succeeded (the PostToolUse
 //     success test; a failing Bash arrives as PostToolUseFailure, which
-//     this handler does not subscribe to).
+//     this handler does not subscribe to), or come from Codex, whose
+//     output string does not say (the reflog decides, step 3).
 //  2. The command is analysed from its shell syntax tree (pkg/gitcmd, the
 //     analysis branchguard uses): only a git commit the shell would run
 //     counts — never the word in an echo, a message or a here-document. A
@@ -36,6 +37,7 @@
 package docdrift
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,7 +75,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Result{}, err
 	}
 	p := c.Payload
-	if !p.Succeeded() {
+	if !p.Succeeded() && !unreported(c.Harness, p.ToolResponse) {
 		return hook.Result{}, nil
 	}
 	command, ok := p.InputString("command")
@@ -124,6 +126,13 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Deny(msg), nil
 	}
 	return hook.Context(msg), nil
+}
+
+// unreported is Codex's tool_response, the output as a string that says
+// nothing about success: the reflog then decides whether a commit was made.
+func unreported(harness string, resp []byte) bool {
+	resp = bytes.TrimSpace(resp)
+	return harness == "codex" && len(resp) > 0 && resp[0] == '"' && !bytes.HasPrefix(resp, []byte(`"Error`))
 }
 
 func window(durationMS []byte) time.Duration {

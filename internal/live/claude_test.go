@@ -128,7 +128,6 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 				branch = "feature"
 				c.Git(t, "switch", "-q", "-c", branch)
 			case "worktree":
-				pending(t, "issue 11 item 3: a worktree made by worktree:create has no bin/magehook, so every hook exits 127 and the gates are open there")
 				// magehook's own way to a worktree (worktree:create); a bare
 				// git worktree add is the worktree-session scenario's.
 				dir = c.Run(t, c.Dir, "go", "tool", "mage", "worktree:create", "feature")
@@ -166,8 +165,8 @@ func TestClaudeGuardsMainAndFreesBranches(t *testing.T) {
 			_, newErr := os.Stat(filepath.Join(dir, "NEW.md"))
 			if where == "main" {
 				for _, reason := range []string{
-					"git commit would run on the protected branch main",
-					"git push would run on the protected branch main",
+					"git commit would move the protected branch main",
+					"would update main on",
 					"on the protected branch main",
 				} {
 					if !srv.Reached(reason) {
@@ -239,7 +238,8 @@ func TestClaudeHookCheckCatchesABrokenAnswer(t *testing.T) {
 func TestClaudeStopguardBlocksOnce(t *testing.T) {
 	cl := requireClient(t, "claude")
 	t.Parallel()
-	c := newConsumer(t, catalogue+"guard.stopcheck sh -c \"echo tests failed: TestLive; exit 1\"\n")
+	// Without branchguard: the model's write on main is what it denies.
+	c := newConsumer(t, strings.Replace(catalogue, "hook.enable branchguard\n", "", 1)+"guard.stopcheck sh -c \"echo tests failed: TestLive; exit 1\"\n")
 	c.installClaude(t)
 	// The model changes a file first: stopguard checks only a stop after
 	// files changed (issue 17).
@@ -369,7 +369,6 @@ func TestClaudeWorktreeSession(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(wt, ".git")); err != nil {
 		t.Fatalf("magehook did not make the worktree %s: %v\n%s", wt, err, s.Debug)
 	}
-	pending(t, "issue 11 item 3: in a claude --worktree session CLAUDE_PROJECT_DIR is the worktree, which has no bin/magehook, so every hook after WorktreeCreate exits 127 and the gates are open")
 	capture(t, cl, c, "worktree-session", records, checkClaudeHooks(t, s))
 	for _, r := range Of(records, "PreToolUse") {
 		if got := r.Env["CLAUDE_PROJECT_DIR"]; got != wt {

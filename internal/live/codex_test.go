@@ -161,6 +161,9 @@ func TestCodexGuardsMain(t *testing.T) {
 			if bad := hookFailures(s.Out); len(bad) > 0 {
 				t.Errorf("Codex reported hook failures: %v\n%s", bad, s.Out)
 			}
+			if strings.Contains(s.Out, "clamping") {
+				t.Errorf("Codex clamped a timeout magehook wrote:\n%s", s.Out)
+			}
 			after := c.head(t, c.Dir, "HEAD")
 			readme := read(t, filepath.Join(c.Dir, "README.md"))
 			_, newErr := os.Stat(filepath.Join(c.Dir, "NEW.md"))

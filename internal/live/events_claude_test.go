@@ -38,6 +38,11 @@ func init() {
 				return hook.Result{}, nil
 			}
 			r := hook.Result{SystemMessage: "probe " + c.Event.Name}
+			if c.Event.Name == "PreModelSwitch" {
+				// The table says decision block stops a switch: Claude
+				// Code must take it as valid JSON and keep the model.
+				r = hook.Deny("probe keeps the model")
+			}
 			// Context on Stop and SubagentStop sends the agent back to work.
 			if c.Event.Context && c.Event.Name != "Stop" && c.Event.Name != "SubagentStop" {
 				r.Context = "probe context " + c.Event.Name
@@ -66,7 +71,7 @@ var claudeOffline = []struct {
 }{
 	{name: "every-tool", prompt: "exercise the tools", fires: []string{"SessionStart", "InstructionsLoaded", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"PostToolUseFailure", "PostToolBatch", "SubagentStart", "SubagentStop", "CwdChanged", "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "Stop", "SessionEnd"}},
-	{name: "model-switch", prompt: "/model claude-haiku-4-5", fires: []string{"PreModelSwitch"}, mayFire: []string{"PostModelSwitch"}},
+	{name: "model-switch", prompt: "/model claude-haiku-4-5", fires: []string{"PreModelSwitch"}},
 	{name: "compact", prompt: "/compact", args: []string{"--resume"}, fires: []string{"PreCompact", "PostCompact", "PostModelSwitch"}},
 	{name: "slash-command", prompt: "/hello world", fires: []string{"UserPromptExpansion"}},
 	{name: "permission", prompt: "ask first", args: []string{"--permission-mode", "default"}, fires: []string{"PermissionRequest"}},
@@ -101,7 +106,7 @@ func TestClaudeEveryEvent(t *testing.T) {
 			{Calls: []modelserver.Call{{Name: "ExitWorktree", Input: map[string]any{"action": "remove", "discard_changes": true}}}},
 			{Text: "all done"},
 		}},
-		modelserver.Script{Key: "ask first", Steps: []modelserver.Step{{Calls: []modelserver.Call{modelserver.Bash("touch asked.txt")}}}},
+		modelserver.Script{Key: "ask first", Steps: []modelserver.Step{{Calls: []modelserver.Call{modelserver.Bash("touch ../asked.txt") /* outside the checkout: branchguard denies writes into main */}}}},
 		modelserver.Script{Key: "hello", Steps: []modelserver.Step{{Text: "hello"}}},
 		modelserver.Script{Key: "fail now", Steps: []modelserver.Step{{Status: 400, Text: "scripted failure"}}},
 	)

@@ -71,8 +71,8 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 		report(out, err, in.DryRun)
 		if out.Changed && !in.DryRun {
 			wrote = append(wrote, out.Target)
-			if in.Harness != nil && in.Harness.Name == "codex" {
-				fmt.Fprintln(os.Stderr, "magehook: Codex runs a new or changed project hook only after a review: start codex in this checkout and approve magehook's hooks in /hooks (go tool mage doctor reports the ones not trusted)")
+			if in.Harness != nil && in.Harness.Review != "" {
+				fmt.Fprintln(os.Stderr, "magehook: "+in.Harness.Review)
 			}
 		}
 	}

@@ -160,6 +160,11 @@ func (d *doctor) checkToolingrc() {
 	d.cfg = cfg
 	d.r.Root = cfg.Root()
 	d.add(OK, "toolingrc", file, "%s (%d handlers enabled)", file, len(v.Values))
+	if w, err := cfg.Get(toolingrc.KeyHookWarn); err == nil {
+		for _, name := range w.Values {
+			d.add(OK, "warn-only "+name, file, "%s is in warn-only mode (hook.warn): its denials are warnings, nothing is blocked", name)
+		}
+	}
 	// The whole set, as install, list and dispatch check it: a repository's
 	// own handler named like a catalogue one is found even where it is
 	// not enabled.
@@ -404,31 +409,32 @@ func (d *doctor) checkHarnesses() []string {
 			d.add(OK, check, path, "%d entries installed", len(want))
 		}
 		d.checkSwitches(h, path, data)
-		if h.Name == "codex" && len(got) > 0 {
+		if h.ReviewedByPosition && len(got) > 0 {
 			d.checkCodexTrust(path, got)
 		}
 	}
 	return wired
 }
 
-// checkSwitches reports a harness's own setting that turns its hooks off.
+// checkSwitches reports the settings of a harness's file that stop every
+// hook from running (its OffSwitches).
 func (d *doctor) checkSwitches(h *harness.Harness, path string, data []byte) {
-	if h.Name != "gemini" {
-		return
-	}
 	tree, err := settings.Parse(data)
 	if err != nil {
 		return
 	}
-	top, _ := tree.(*settings.Object)
-	if top == nil {
-		return
-	}
-	if hc, ok := top.Get("hooksConfig"); ok {
-		if o, ok := hc.(*settings.Object); ok {
-			if v, _ := o.Get("enabled"); v == false {
-				d.add(Problem, "harness gemini", path, "%s sets hooksConfig.enabled to false: Gemini CLI runs no hook, the gates included", path)
+	for _, sw := range h.OffSwitches {
+		v := any(tree)
+		for _, k := range strings.Split(sw.Path, ".") {
+			o, _ := v.(*jsontree.Object)
+			if o == nil {
+				v = nil
+				break
 			}
+			v, _ = o.Get(k)
+		}
+		if v != nil && v == sw.Value {
+			d.add(Problem, "harness "+h.Name, path, "%s sets %s to %v: %s runs no hook, the gates included", path, sw.Path, sw.Value, h.Client)
 		}
 	}
 }

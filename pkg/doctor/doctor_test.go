@@ -100,6 +100,15 @@ func BenchmarkDoctor1000ForeignEntries(b *testing.B) {
 	}
 }
 
+func TestWarnOnlyGatesAreShown(t *testing.T) {
+	root, opt := setup(t)
+	os.WriteFile(filepath.Join(root, ".toolingrc"), []byte("hook.enable branchguard\nhook.warn branchguard\n"), 0o644)
+	r := doctor.Run(context.Background(), opt)
+	if !strings.Contains(statuses(r), "ok warn-only branchguard: branchguard is in warn-only mode") {
+		t.Errorf("the doctor does not show the warn-only gate:\n%s", statuses(r))
+	}
+}
+
 // TestHostileSettingsAreOneLine: a settings file nested ten million deep
 // (20 MB) or a million deep (2 MB) is one refusal line from install and
 // from the doctor, never a stack dump, and install leaves it as it was.

@@ -298,3 +298,25 @@ func TestScriptsAreRead(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptWrittenByTheCommand: a script an earlier part of the command
+// writes runs what it writes, not what is on disk now.
+func TestScriptWrittenByTheCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "s.sh"), []byte("ls\n"), 0o755)
+	o := gitcmd.Options{Dir: dir, ReadFile: os.ReadFile, Stat: os.Stat, Getenv: func(string) string { return "" }}
+	for _, tt := range []struct{ cmd, want string }{
+		{"echo 'rm -rf x' > s.sh && sh s.sh", "rm -rf x @" + dir + " via script s.sh"},
+		{"cat > s.sh <<'EOF'\nrm -rf y\nEOF\nbash s.sh", "rm -rf y @" + dir + " via script s.sh"},
+		{"curl -o s.sh https://x && sh s.sh", "sh s.sh @" + dir + " opaque"},
+		{"chmod +x s.sh && ./s.sh", "ls @" + dir + " via script ./s.sh"},
+	} {
+		a, err := gitcmd.Analyze(tt.cmd, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dumpAll(a); !slices.Contains(got, tt.want) {
+			t.Errorf("%q: no %q in %q", tt.cmd, tt.want, got)
+		}
+	}
+}

@@ -17,7 +17,7 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, redirs []*syntax.Redirect) r
 		for _, as := range c.Assigns {
 			sc = w.assign(as, sc, sc.allexport)
 		}
-		w.redirects(redirs, sc, -1)
+		w.redirects(redirs, sc, -1, nil)
 		return same(sc)
 	}
 	env := sc.vars // VAR=value before a command is in that command's environment
@@ -35,7 +35,11 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, redirs []*syntax.Redirect) r
 	inner := sc
 	inner.vars = env
 	out, idx := w.run(args, inner, sc.text(c))
-	w.redirects(redirs, sc, idx)
+	var printedText *string
+	if text, ok := w.printedCall(c, redirs, sc); ok {
+		printedText = &text
+	}
+	w.redirects(redirs, sc, idx, printedText)
 	if idx < 0 {
 		return same(sc)
 	}
@@ -214,6 +218,40 @@ func (w *walker) run(args []Word, sc scope, text string) (ran, int) {
 	case "eval":
 		out.scope, out.shellVars = w.eval(rest, sc, idx)
 		return out, idx
+	case "alias":
+		for _, a := range rest {
+			if n, v, ok := strings.Cut(a.Value, "="); ok && a.Dynamic == "" {
+				out.aliases = &binding{name: n, val: Word{Value: v}, next: out.aliases}
+			} else if ok {
+				out.aliases = &binding{name: n, val: Word{Value: a.Value, Dynamic: a.Dynamic}, next: out.aliases}
+			}
+		}
+		return out, idx
+	case "unalias":
+		for _, a := range rest {
+			out.aliases = &binding{name: a.Value, unset: true, next: out.aliases}
+		}
+		return out, idx
+	}
+	if al := sc.aliases.lookup(name); al != nil && !al.unset && args[0].Value == name {
+		// An alias (shell start-up files or expand_aliases) is text the
+		// shell reads again, followed by the rest of the words.
+		if al.val.Dynamic != "" {
+			w.a.Commands[idx].Opaque = "the alias " + name + " is only known at run time (" + al.val.Dynamic + ")"
+			return out, idx
+		}
+		words := []Word{{Value: "eval"}}
+		words = append(words, Word{Value: al.val.Value})
+		for _, a := range rest {
+			words = append(words, Word{Value: quoteWord(a.Value), Dynamic: a.Dynamic})
+		}
+		inner := sc
+		inner.aliases = &binding{name: name, unset: true, next: sc.aliases} // no recursion
+		out.scope, out.shellVars = w.eval(words[1:], inner, idx)
+		out.aliases = sc.aliases
+		return out, idx
+	}
+	switch name {
 	case "exec":
 		if len(rest) == 0 {
 			return out, idx // exec with only redirections
@@ -373,7 +411,16 @@ func (w *walker) stdinText(sc scope) (string, bool) {
 		return "", false
 	}
 	if sc.stdin.file != "" {
+		if text, ok := w.stdinCache[sc.stdin.file]; ok {
+			return text, true
+		}
 		data, ok := w.readFile(sc.stdin.file)
+		if ok {
+			if w.stdinCache == nil {
+				w.stdinCache = map[string]string{}
+			}
+			w.stdinCache[sc.stdin.file] = string(data)
+		}
 		return string(data), ok
 	}
 	return sc.stdin.text, true
@@ -445,7 +492,10 @@ func (w *walker) walkText(text string, sc scope, idx int, what string) scope {
 // analysed as shell, or as inline code of its interpreter.
 func (w *walker) script(path string, params []Word, sc scope, idx int, shell string) {
 	p := w.abs(sc, path)
-	data, ok := w.readFile(p)
+	data, ok := w.readScript(p, idx, "runs the script "+path)
+	if w.a.Commands[idx].Opaque != "" {
+		return
+	}
 	if !ok {
 		if shell != "" {
 			w.a.Commands[idx].Opaque = fmt.Sprintf("%s runs the script %s, which could not be read", shell, path)
@@ -515,7 +565,7 @@ func (w *walker) source(args []Word, sc scope, idx int) (scope, *binding) {
 		return sc, nil
 	}
 	p := w.abs(sc, args[0].Value)
-	data, ok := w.readFile(p)
+	data, ok := w.readScript(p, idx, "sources "+args[0].Value)
 	if !ok {
 		sc.envWhy = fmt.Sprintf("the sourced file %s was not read, so it may set any variable", args[0].Value)
 		w.a.Commands[idx].Opaque = fmt.Sprintf("source runs %s, which could not be read", args[0].Value)
@@ -775,7 +825,7 @@ func (w *walker) cdTarget(t string, sc scope) (string, string) {
 }
 
 // redirects records the files a statement's redirections write.
-func (w *walker) redirects(redirs []*syntax.Redirect, sc scope, idx int) {
+func (w *walker) redirects(redirs []*syntax.Redirect, sc scope, idx int, printedText *string) {
 	for _, r := range redirs {
 		var op string
 		switch r.Op {
@@ -798,6 +848,20 @@ func (w *walker) redirects(redirs []*syntax.Redirect, sc scope, idx int) {
 			continue // a file descriptor, not a file
 		}
 		w.addWrite(target, op, sc, idx, false)
+		if p := w.abs(sc, target.Value); target.Dynamic == "" && p != "" && r.N == nil {
+			if w.written == nil {
+				w.written = map[string]*string{}
+			}
+			if printedText != nil && (r.Op == syntax.RdrOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll) {
+				t := *printedText
+				w.written[p] = &t
+			} else if old, ok := w.written[p]; ok && old != nil && printedText != nil && r.Op == syntax.AppOut {
+				t := *old + *printedText
+				w.written[p] = &t
+			} else {
+				w.written[p] = nil
+			}
+		}
 	}
 }
 
@@ -816,6 +880,9 @@ func isDigits(s string) bool {
 // addWrite records one written path, unless it is a device.
 func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) {
 	wr := Write{Op: op, Command: idx, Tree: tree, Glob: target.Glob}
+	if sc.dirWhy == "" {
+		wr.Dir = sc.dir
+	}
 	switch {
 	case target.Dynamic != "":
 		wr.Dynamic = fmt.Sprintf("%s writes to %s, and %s", op, target.Value, target.Dynamic)
@@ -833,7 +900,7 @@ func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) 
 			w.configWhy = "an earlier command writes the git configuration file " + p
 		}
 	}
-	w.a.Writes = append(w.a.Writes, wr)
+	w.a.Writes = append(w.a.Writes, w.at(wr))
 }
 
 func isDevice(p string) bool {
@@ -842,4 +909,60 @@ func isDevice(p string) bool {
 		return true
 	}
 	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
+}
+
+// dirOf is the scope's directory, or "" when unknown.
+func dirOf(sc scope) string {
+	if sc.dirWhy != "" {
+		return ""
+	}
+	return sc.dir
+}
+
+// at places a write in the command sequence.
+func (w *walker) at(wr Write) Write {
+	wr.At = wr.Command
+	if wr.Command < 0 {
+		wr.At = len(w.a.Commands)
+	}
+	return wr
+}
+
+// readScript reads a file the command runs. One an earlier part of the
+// command writes is read from what it writes, when that is known (cat >
+// x.sh <<EOF), else the command is opaque: the file on disk is not what
+// will run.
+func (w *walker) readScript(p string, idx int, what string) ([]byte, bool) {
+	if text, ok := w.written[p]; ok {
+		if text != nil {
+			return []byte(*text), true
+		}
+		w.a.Commands[idx].Opaque = "it " + what + ", whose content is only known at run time (an earlier part of the command writes it)"
+		return nil, false
+	}
+	for _, wr := range w.a.Writes {
+		switch wr.Op {
+		case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "touch", "mkdir":
+			continue // the mode or times change, not the text
+		}
+		hit := wr.Dynamic != "" || wr.Path == p || (wr.Tree && strings.HasPrefix(p, wr.Path+"/"))
+		if wr.Glob {
+			if ok, _ := filepath.Match(wr.Path, p); ok {
+				hit = true
+			}
+		}
+		if hit {
+			w.a.Commands[idx].Opaque = "it " + what + ", whose content is only known at run time (an earlier part of the command may write it)"
+			return nil, false
+		}
+	}
+	return w.readFile(p)
+}
+
+// quoteWord quotes a value for the shell to read back as one word.
+func quoteWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}~#!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -13,7 +13,9 @@
 //		Deadline: deadline,                       // optional budget
 //	})
 //
-// One parse per command (and one per nested string or script it runs).
+// One parse per command (and one per nested string or script it runs);
+// Shared keeps the last analysis so that every gate of one hook run reads
+// the same one (HookOptions are the options they agree on).
 // err is only ErrTooLarge (over Options.MaxBytes) or ErrBudget (past the
 // deadline, MaxDepth or MaxCommands): fail closed on both. The deadline is
 // a value checked at loop points, never a timer or a goroutine.
@@ -52,6 +54,9 @@
 //     eval or bash -c of a computed string.
 //   - After lists the earlier commands that must have succeeded for it to
 //     run (a && b, if a; then b, set -e); any earlier command may have run.
+//   - Stdin is what it reads on standard input when that is known (a
+//     here-document, a here-string, echo or printf piped in, a file
+//     redirected in): git update-ref --stdin, patch, a shell reading it.
 //   - Git is set for git (git, a full path, git-<cmd>): global options (-C,
 //     -c, --git-dir, --work-tree, --config-env, GIT_DIR, GIT_WORK_TREE,
 //     GIT_CONFIG_COUNT/KEY/VALUE), the subcommand after alias expansion
@@ -73,6 +78,12 @@
 // in an unknown directory, inline code that can write files, a patch the
 // analysis cannot see); Tree means anything under Path; Glob a pattern.
 // Devices (/dev/null, /dev/stderr, fd duplications) are not writes.
+//
+// a.GitConfig lists what git config commands in the command set (aliases
+// used later in the same command resolve through them); a script an
+// earlier part of the command writes is analysed from what it writes
+// (echo, printf, a here-document) or is opaque. Options.Check is the
+// caller's own budget function, called where the deadline is.
 //
 // A command that does not parse is not an error: bash runs the complete
 // lines before the broken one, so those are analysed, and SyntaxError and

@@ -62,7 +62,10 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 				w.a.Commands[idx].Opaque = "git runs $" + name + ", which is only known at run time"
 				continue
 			}
-			w.gitShell(b.val.Value, "git $"+name, g, sc, idx, nil)
+			// Without the variable, so that a git it runs does not run it again.
+			inner := sc
+			inner.vars = &binding{name: name, unset: true, exported: true, next: sc.vars}
+			w.gitShell(b.val.Value, "git $"+name, g, inner, idx, nil)
 		}
 	}
 	if g.shellAlias != "" {
@@ -78,9 +81,9 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 				for len(rest) > 0 && strings.HasPrefix(rest[0].Value, "-") {
 					rest = rest[1:]
 				}
-				in := g
+				in := *g
 				in.Dir, in.DirDynamic = "", "git submodule foreach runs in each submodule"
-				w.gitJoined(rest, "git submodule foreach", in, sc, idx)
+				w.gitJoined(rest, "git submodule foreach", &in, sc, idx)
 				break
 			}
 		}
@@ -102,9 +105,9 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 	case "filter-branch":
 		for i, a := range g.Args {
 			if strings.HasSuffix(a.Value, "-filter") && strings.HasPrefix(a.Value, "--") && i+1 < len(g.Args) {
-				in := g
+				in := *g
 				in.Dir, in.DirDynamic = "", "git filter-branch runs its filters in a temporary directory"
-				w.gitWord(g.Args[i+1], "git filter-branch "+a.Value, in, sc, idx)
+				w.gitWord(g.Args[i+1], "git filter-branch "+a.Value, &in, sc, idx)
 			}
 		}
 	case "difftool", "mergetool":

@@ -280,3 +280,65 @@ func configValueAt(text string, i int) (string, int) {
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
+
+// LoadConfig reads the configuration git reads for a git directory, in
+// git's order (a later entry wins): the user's file ($XDG_CONFIG_HOME or
+// ~/.config/git/config, then ~/.gitconfig), the repository's config (the
+// common directory's, for a linked worktree) and config.worktree, with
+// include and includeIf files followed (conditions not evaluated).
+func LoadConfig(gitDir, home string, getenv func(string) string, readFile func(string) ([]byte, error)) []ConfigEntry {
+	w := &walker{o: Options{Home: home, ReadFile: readFile, MaxBytes: DefaultMaxBytes}}
+	var files []string
+	env := func(k string) string {
+		if getenv == nil {
+			return ""
+		}
+		return getenv(k)
+	}
+	if g := env("GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else if home != "" {
+		if x := env("XDG_CONFIG_HOME"); x != "" {
+			files = append(files, filepath.Join(x, "git", "config"))
+		} else {
+			files = append(files, filepath.Join(home, ".config", "git", "config"))
+		}
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	if gitDir != "" {
+		common := gitDir
+		if data, ok := w.readFile(filepath.Join(gitDir, "commondir")); ok {
+			common = joinDir(gitDir, strings.TrimSpace(string(data)))
+		}
+		files = append(files, filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"))
+	}
+	var out []ConfigEntry
+	for _, f := range files {
+		out = w.configEntries(f, out, 0)
+	}
+	return out
+}
+
+func (w *walker) configEntries(path string, out []ConfigEntry, depth int) []ConfigEntry {
+	if depth > 10 {
+		return out
+	}
+	data, ok := w.readFile(path)
+	if !ok {
+		return out
+	}
+	for _, kv := range ParseConfig(string(data)) {
+		if kv.Key == "include.path" || (strings.HasPrefix(kv.Key, "includeif.") && strings.HasSuffix(kv.Key, ".path")) {
+			p := kv.Value
+			if strings.HasPrefix(p, "~/") {
+				p = filepath.Join(w.o.Home, p[2:])
+			} else if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(path), p)
+			}
+			out = w.configEntries(p, out, depth+1)
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

@@ -29,14 +29,14 @@ func (w *walker) gitWrites(sc scope, idx int) {
 	in := sc
 	in.dir, in.dirWhy = dir, g.DirDynamic
 	repo := func(op string) {
-		wr := Write{Op: "git " + op, Command: idx, Repo: true, Tree: true, Path: dir}
+		wr := Write{Op: "git " + op, Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir}
 		if dir == "" {
 			wr.Dynamic = "git " + op + " changes a working tree only known at run time"
 			if g.DirDynamic != "" {
 				wr.Dynamic += " (" + g.DirDynamic + ")"
 			}
 		}
-		w.a.Writes = append(w.a.Writes, wr)
+		w.a.Writes = append(w.a.Writes, w.at(wr))
 	}
 	paths := func(op string, args []Word) {
 		for _, a := range args {
@@ -97,7 +97,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 		for _, f := range o.operands {
 			if f.Dynamic != "" {
-				w.a.Writes = append(w.a.Writes, Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dynamic: "git apply reads a patch from " + f.Value})
+				w.a.Writes = append(w.a.Writes, w.at(Write{Op: "git apply", Command: idx, Repo: true, Tree: true, Path: dir, Dir: dir, Dynamic: "git apply reads a patch from " + f.Value}))
 				continue
 			}
 			w.patchText(in, idx, "git apply", strip, f.Value)

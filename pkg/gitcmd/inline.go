@@ -142,7 +142,7 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 	c := &w.a.Commands[idx]
 	if codeDynamic != "" {
 		c.Opaque = fmt.Sprintf("%s runs program text only known at run time (%s)", base, codeDynamic)
-		w.a.Writes = append(w.a.Writes, Write{Op: base, Command: idx, Dynamic: c.Opaque})
+		w.a.Writes = append(w.a.Writes, w.at(Write{Op: base, Command: idx, Dynamic: c.Opaque, Dir: dirOf(sc)}))
 		return
 	}
 	if sawCode && script == "" {
@@ -151,7 +151,7 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 	}
 	if script != "" {
 		p := w.abs(sc, script)
-		data, ok := w.readFile(p)
+		data, ok := w.readScript(p, idx, "runs "+script)
 		if !ok {
 			return // not a file in reach: a program installed elsewhere
 		}
@@ -192,14 +192,14 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 	c := &w.a.Commands[idx]
 	if lang == "powershell" {
 		c.Opaque = what + " runs PowerShell, which the analysis does not follow"
-		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: c.Opaque})
+		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: c.Opaque, Dir: dirOf(sc)}))
 		return
 	}
 	if why := spawns(lang, text); why != "" {
 		c.Opaque = fmt.Sprintf("%s may start other programs (%s)", what, why)
 	}
 	if why := writes(lang, text); why != "" {
-		w.a.Writes = append(w.a.Writes, Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why)})
+		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)}))
 	}
 }
 
@@ -251,7 +251,7 @@ func writes(lang, text string) string {
 		}
 		return ""
 	}
-	for _, t := range []string{"write", "Write", "unlink", "remove", "Remove", "rename", "Rename", "rmtree", "mkdir", "Mkdir", "rmdir", "chmod", "chown", "truncate", "symlink", "link(", "touch", "shutil", "copyFile", "copyfile", "cpSync", "FileUtils", "File.open", "file_put_contents", "fopen", "fputs", "Set-Content", "Out-File", "os.replace", "rmSync", "rm(", "utime", "mkfifo", "makedirs", "system", "exec", "spawn", "popen", "subprocess", "child_process", "eval", "`"} {
+	for _, t := range []string{"write", "Write", "unlink", "remove", "Remove", "rename", "Rename", "rmtree", "mkdir", "Mkdir", "rmdir", "chmod", "chown", "truncate", "symlink", "link(", "touch", "shutil", "copyFile", "copyfile", "cpSync", "FileUtils", "File.open", "file_put_contents", "fopen", "fputs", "Set-Content", "Out-File", "os.replace", "rmSync", "rm(", "utime", "mkfifo", "makedirs"} {
 		if strings.Contains(text, t) {
 			if (t == "write" || t == "Write") && onlyStdWrites(text) {
 				continue

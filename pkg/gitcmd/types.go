@@ -32,6 +32,9 @@ type Options struct {
 	// past it the analysis stops with ErrBudget. It is a value, not a
 	// timer: nothing runs in the background.
 	Deadline time.Time
+	// Check, when set, is called at the same points; an error it returns
+	// stops the analysis and is returned (a gate's shared budget).
+	Check func() error
 	// MaxBytes caps the size of the command and of every script read
 	// (DefaultMaxBytes when 0); a larger one is ErrTooLarge.
 	MaxBytes int
@@ -74,6 +77,12 @@ type Analysis struct {
 	// and Writes describe them; Unparsed is the text bash never runs.
 	SyntaxError error
 	Unparsed    string
+	// GitConfig are the name=value pairs git config commands in the
+	// command set (an unset leaves "name="), in order; GitConfigDynamic
+	// says why the configuration may change in ways not listed (git config
+	// --edit, a write to a configuration file).
+	GitConfig        []string
+	GitConfigDynamic string
 }
 
 // Command is one simple command as the shell would run it.
@@ -107,6 +116,11 @@ type Command struct {
 	// that must have succeeded for this one to run (cmd1 && cmd2, if
 	// cmd1; then cmd2, set -e). Every earlier command may have run.
 	After []int
+	// Stdin is the text the command reads on its standard input when it
+	// is known (a here-document, a here-string, echo or printf piped in,
+	// a file redirected in and read); StdinKnown says so.
+	Stdin      string
+	StdinKnown bool
 	// Git is set for a git command (git, /usr/bin/git, git-commit): its
 	// global options, subcommand and alias expansion.
 	Git *Git
@@ -157,6 +171,13 @@ type Write struct {
 	Repo bool
 	// Glob: Path is a pattern; the files it matches at run time change.
 	Glob bool
+	// Dir is the directory a relative path is resolved in, empty when
+	// it is only known at run time.
+	Dir string
+	// At is where in Analysis.Commands the write happens: before the
+	// command of that index runs (Command itself, or the first command of
+	// the compound whose redirection it is).
+	At int
 }
 
 // Name is the base name of the command word ("git" for /usr/bin/git), or

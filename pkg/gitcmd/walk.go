@@ -44,6 +44,7 @@ func Analyze(command string, opts Options) (*Analysis, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	w.a.GitConfig, w.a.GitConfigDynamic = w.gitSets, w.configWhy
 	return w.a, nil
 }
 
@@ -81,8 +82,12 @@ type walker struct {
 	// gitSets are configuration values (key=value) an earlier git config
 	// in the command sets; configWhy is set when an earlier command
 	// writes a git configuration file some other way.
-	gitSets   []string
-	configWhy string
+	gitSets    []string
+	configWhy  string
+	stdinCache map[string]string
+	// written are the files earlier commands write: their text when it is
+	// known (echo, printf or a here-document redirected), else nil.
+	written map[string]*string
 }
 
 // scope is what the shell carries from one statement to the next. It is
@@ -97,6 +102,7 @@ type scope struct {
 	oldpwd     string
 	dirs       *strList // pushd's stack
 	vars       *binding
+	aliases    *binding
 	funcs      *function
 	args       []Word // $1..., in a function or bash -c
 	hasArgs    bool
@@ -192,9 +198,17 @@ func (w *walker) tick() bool {
 		return false
 	}
 	w.steps++
-	if !w.o.Deadline.IsZero() && w.steps%16 == 0 && time.Now().After(w.o.Deadline) {
-		w.err = ErrBudget
-		return false
+	if w.steps%16 == 0 {
+		if !w.o.Deadline.IsZero() && time.Now().After(w.o.Deadline) {
+			w.err = ErrBudget
+			return false
+		}
+		if w.o.Check != nil {
+			if err := w.o.Check(); err != nil {
+				w.err = err
+				return false
+			}
+		}
 	}
 	if len(w.a.Commands) > w.o.MaxCommands {
 		w.err = ErrBudget
@@ -282,7 +296,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) res {
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		r = w.call(call, in, redirs)
 	} else {
-		w.redirects(redirs, in, -1)
+		w.redirects(redirs, in, -1, nil)
 		r = w.command(s.Cmd, in)
 	}
 	if s.Negated {
@@ -599,6 +613,9 @@ func (w *walker) emit(args []Word, sc scope, env *binding, text string) int {
 		c.Dir = ""
 	}
 	c.After = sc.ok.slice()
+	if sc.stdin != nil {
+		c.Stdin, c.StdinKnown = w.stdinText(sc)
+	}
 	c.Env = exported(env)
 	w.a.Commands = append(w.a.Commands, c)
 	return len(w.a.Commands) - 1

@@ -453,7 +453,14 @@ func isHex(c byte) bool {
 // when it is known: what a shell at the other end of a pipe reads.
 func (w *walker) printed(s *syntax.Stmt, sc scope) (string, bool) {
 	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 {
+	if !ok {
+		return "", false
+	}
+	return w.printedCall(c, s.Redirs, sc)
+}
+
+func (w *walker) printedCall(c *syntax.CallExpr, redirs []*syntax.Redirect, sc scope) (string, bool) {
+	if len(c.Args) == 0 {
 		return "", false
 	}
 	var words []string
@@ -485,7 +492,7 @@ func (w *walker) printed(s *syntax.Stmt, sc scope) (string, bool) {
 		return strings.ReplaceAll(words[1], `\n`, "\n"), true
 	case "cat":
 		if len(words) == 1 {
-			for _, r := range s.Redirs {
+			for _, r := range redirs {
 				if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
 					if r.Hdoc == nil {
 						return "", true

@@ -418,8 +418,8 @@ func (w *walker) patchText(sc scope, idx int, op string, strip int, file string)
 		text, ok = w.stdinText(sc)
 	}
 	if !ok {
-		w.a.Writes = append(w.a.Writes, Write{Op: op, Command: idx, Path: w.abs(sc, "."), Tree: true,
-			Dynamic: op + " applies a patch the analysis cannot see"})
+		w.a.Writes = append(w.a.Writes, w.at(Write{Op: op, Command: idx, Path: w.abs(sc, "."), Tree: true, Dir: dirOf(sc),
+			Dynamic: op + " applies a patch the analysis cannot see"}))
 		return
 	}
 	for _, p := range PatchPaths(text, strip) {

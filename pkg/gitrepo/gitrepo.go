@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -27,8 +28,18 @@ type Repo struct {
 	// GitDir is the directory holding HEAD (for a linked worktree, its
 	// directory under the main repository's .git/worktrees).
 	GitDir string
-	// Branch is the checked-out branch; empty when HEAD is detached.
+	// Branch is the checked-out branch (refs/heads/ stripped), the end of
+	// any chain of symbolic refs; empty when HEAD is detached.
 	Branch string
+	// Head is what HEAD names directly, when it differs from Branch (a
+	// branch that is a symbolic ref to another).
+	Head string
+	// CommonDir is the directory holding refs and config: GitDir for a
+	// main checkout, the main repository's .git for a linked worktree.
+	CommonDir string
+	// Unknown says why the branch could not be read (Branch is then
+	// empty and must not be taken for a detached HEAD).
+	Unknown string
 }
 
 // ErrNotRepo is returned for a path outside any repository.
@@ -93,14 +104,129 @@ func readGitFile(path string) (string, error) {
 
 // Open reads the HEAD of a git directory.
 func Open(root, gitDir string) (Repo, error) {
-	data, err := regfile.ReadFile(filepath.Join(gitDir, "HEAD"), 64<<10)
+	r := Repo{Root: root, GitDir: gitDir, CommonDir: CommonDir(gitDir)}
+	head := filepath.Join(gitDir, "HEAD")
+	info, err := os.Lstat(head)
 	if err != nil {
 		return Repo{}, fmt.Errorf("read the HEAD of %s: %w", root, err)
 	}
-	r := Repo{Root: root, GitDir: gitDir}
-	head := strings.TrimSpace(string(data))
-	if ref, ok := strings.CutPrefix(head, "ref:"); ok {
-		r.Branch = strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")
+	var target string
+	if info.Mode()&os.ModeSymlink != 0 {
+		// An old-style symlinked HEAD: the link names the ref file.
+		link, err := os.Readlink(head)
+		if err != nil {
+			return Repo{}, fmt.Errorf("read the HEAD of %s: %w", root, err)
+		}
+		target = filepath.ToSlash(link)
+		if i := strings.Index(target, "refs/"); i >= 0 {
+			target = target[i:]
+		}
+	} else {
+		data, err := regfile.ReadFile(head, 64<<10)
+		if err != nil {
+			return Repo{}, fmt.Errorf("read the HEAD of %s: %w", root, err)
+		}
+		line := strings.TrimSpace(string(data))
+		ref, ok := strings.CutPrefix(line, "ref:")
+		if !ok {
+			return r, nil // detached
+		}
+		target = strings.TrimSpace(ref)
+	}
+	if target == "refs/heads/.invalid" || isReftable(r.CommonDir) {
+		branch, err := askGit(root, gitDir)
+		if err == nil && branch == "refs/heads/.invalid" {
+			err = errors.New("this git does not read reftables")
+		}
+		if err != nil {
+			r.Unknown = "the repository keeps its refs in a reftable and git could not say which branch is checked out (" + err.Error() + ")"
+			return r, nil
+		}
+		target = branch
+		if target == "" {
+			return r, nil
+		}
+	}
+	final, err := Resolve(r.CommonDir, target)
+	if err != nil {
+		r.Unknown = err.Error()
+		return r, nil
+	}
+	r.Branch = strings.TrimPrefix(final, "refs/heads/")
+	if final != target {
+		r.Head = strings.TrimPrefix(target, "refs/heads/")
 	}
 	return r, nil
+}
+
+// CommonDir is where a git directory's refs and config live (its
+// commondir file, for a linked worktree).
+func CommonDir(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	c := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return filepath.Clean(c)
+}
+
+func isReftable(common string) bool {
+	info, err := os.Stat(filepath.Join(common, "reftable"))
+	return err == nil && info.IsDir()
+}
+
+// askGit runs git symbolic-ref for a HEAD the files cannot tell.
+func askGit(root, gitDir string) (string, error) {
+	cmd := exec.Command("git", "--git-dir="+gitDir, "symbolic-ref", "-q", "HEAD")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+			return "", nil // detached
+		}
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Resolve follows a ref through symbolic refs (loose files holding
+// "ref: ...", bounded as git bounds them) and returns the last name.
+func Resolve(common, ref string) (string, error) {
+	for range 5 {
+		data, err := regfile.ReadFile(filepath.Join(common, filepath.FromSlash(ref)), 64<<10)
+		if err != nil {
+			return ref, nil // packed, or not born yet: not a symbolic ref
+		}
+		next, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref:")
+		if !ok {
+			return ref, nil
+		}
+		ref = strings.TrimSpace(next)
+	}
+	return "", fmt.Errorf("the symbolic ref %s nests too deep", ref)
+}
+
+// RefExists reports whether a ref exists (loose or packed; a symbolic
+// ref counts). In a reftable repository it cannot tell: ok is false.
+func RefExists(common, ref string) (exists, ok bool) {
+	if isReftable(common) {
+		return false, false
+	}
+	if _, err := os.Stat(filepath.Join(common, filepath.FromSlash(ref))); err == nil {
+		return true, true
+	}
+	data, err := os.ReadFile(filepath.Join(common, "packed-refs"))
+	if err != nil {
+		return false, true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == ref {
+			return true, true
+		}
+	}
+	return false, true
 }

@@ -1,6 +1,7 @@
 package gitrepo_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,5 +40,37 @@ func TestFind(t *testing.T) {
 	r, err = gitrepo.Find(filepath.Join(sub, "README.md"))
 	if err != nil || r.Root != sub || r.Branch != "sub-branch" {
 		t.Errorf("a submodule (.git file): %+v %v", r, err)
+	}
+}
+
+func TestHeadResolvedAsGitDoes(t *testing.T) {
+	root := gittest.Repo(t, nil)
+	// A branch that is a symbolic ref to main: a commit on it moves main.
+	gittest.Git(t, root, "symbolic-ref", "refs/heads/alias", "refs/heads/main")
+	gittest.Git(t, root, "symbolic-ref", "HEAD", "refs/heads/alias")
+	r, err := gitrepo.Find(root)
+	if err != nil || r.Branch != "main" || r.Head != "alias" {
+		t.Errorf("a symbolic-ref branch: %+v %v", r, err)
+	}
+	// An old-style symlinked HEAD.
+	gittest.Git(t, root, "symbolic-ref", "HEAD", "refs/heads/main")
+	head := filepath.Join(root, ".git", "HEAD")
+	if err := os.Remove(head); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("refs/heads/main", head); err != nil {
+		t.Fatal(err)
+	}
+	r, err = gitrepo.Find(root)
+	if err != nil || r.Branch != "main" {
+		t.Errorf("a symlinked HEAD: %+v %v", r, err)
+	}
+	// A reftable HEAD this git cannot read: unknown, never "detached".
+	os.Remove(head)
+	os.WriteFile(head, []byte("ref: refs/heads/.invalid\n"), 0o644)
+	os.Mkdir(filepath.Join(root, ".git", "reftable"), 0o755)
+	r, err = gitrepo.Find(root)
+	if err != nil || (r.Unknown == "" && r.Branch != "main") || r.Branch == ".invalid" {
+		t.Errorf("a reftable HEAD: %+v %v", r, err)
 	}
 }

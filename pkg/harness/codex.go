@@ -25,11 +25,21 @@ func codex() Harness {
 		Matchers:     MatchClaude,
 		Trust: "Codex runs a project hook only after the user reviewed it in /hooks (stored as hooks.state.\"<file>:<event>:<group>:<index>\".trusted_hash in $CODEX_HOME/config.toml); " +
 			"a changed hook needs a new review; codex --dangerously-bypass-hook-trust skips the review. The project itself needs trust_level = \"trusted\".",
+		Review:             "Codex runs a new or changed project hook only after a review: start codex in this checkout and approve magehook's hooks in /hooks (go tool mage doctor reports the ones not trusted)",
+		ReviewedByPosition: true,
 		events: func() []Name {
 			return same("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
 				"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop")
 		},
-		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}} },
+		tools: func() []Name { return []Name{{"apply_patch", "Edit"}} },
+		// Codex clamps SessionEnd (and Interrupt) hooks to 3 s, with a
+		// warning at every start when asked for more.
+		MaxTimeout: func(common string) int {
+			if common == "SessionEnd" {
+				return 3
+			}
+			return 0
+		},
 		normalize: normalizeCodex,
 		render:    renderCodex,
 	}

@@ -90,6 +90,19 @@ type Harness struct {
 	EventKey func(key string) bool
 	// Trust says how the user lets the harness run a project's hooks.
 	Trust string
+	// Review, when set, is what install says after writing the file: the
+	// harness runs a new or changed hook only once the user reviewed it.
+	Review string
+	// ReviewedByPosition: the harness keeps the user's review of each
+	// hook, by its position in the file, in $CODEX_HOME/config.toml
+	// (Codex); the doctor checks it.
+	ReviewedByPosition bool
+	// OffSwitches are settings of the harness's file that stop every hook
+	// from running; the doctor reports each one set.
+	OffSwitches []Setting
+	// MaxTimeout is the longest timeout, in seconds, the harness allows an
+	// event's hook (0: no limit); install writes no more.
+	MaxTimeout func(common string) int
 
 	events    func() []Name
 	tools     func() []Name

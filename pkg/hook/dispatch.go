@@ -168,7 +168,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 			fault(h, err)
 			return
 		}
-		results = append(results, r)
+		results = append(results, d.warnOnly(cfg, h, ev, p, r))
 	}
 	for _, h := range enabled {
 		if !h.Subscribes(ev.Name) {

@@ -150,6 +150,11 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 				timeout = h.Timeout
 			}
 		}
+		if h.MaxTimeout != nil {
+			if most := h.MaxTimeout(name); most > 0 && timeout > most {
+				timeout = most
+			}
+		}
 		cmd := h.Command(harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout})
 		e := Entry{Event: name, Native: name, Command: cmd, Timeout: timeout}
 		if ev.MatcherField != "" && !fixed {

@@ -16,6 +16,7 @@ const (
 	KeyWorktreeBootstrap  = "worktree.bootstrap"
 	KeyHookBinary         = "hook.binary"
 	KeyHookEnable         = "hook.enable"
+	KeyHookWarn           = "hook.warn"
 	KeyHookStartBudget    = "hook.startbudget"
 	KeyStateDir           = "state.dir"
 	KeyGuardProtect       = "guard.protect"
@@ -95,6 +96,8 @@ func specOf(key string) (keySpec, bool) {
 	case KeyHookBinary:
 		return keySpec{kindPath, []string{"bin/magehook"}}, true
 	case KeyHookEnable:
+		return keySpec{kindToken, []string{}}, true
+	case KeyHookWarn:
 		return keySpec{kindToken, []string{}}, true
 	case KeyHookStartBudget:
 		return keySpec{kindWord, nil}, true // a ratio; the doctor checks it

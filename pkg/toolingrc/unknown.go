@@ -9,7 +9,7 @@ import (
 // not a package-level slice: nothing is built unless something asks.)
 func Keys() []string {
 	return []string{
-		KeyHookEnable, KeyHookBinary, KeyHookStartBudget, KeyStateDir,
+		KeyHookEnable, KeyHookWarn, KeyHookBinary, KeyHookStartBudget, KeyStateDir,
 		KeyGuardProtect, KeyGuardStopcheck, KeyGuardStopagents,
 		KeyCommitConventional,
 		KeyWorktreeBase, KeyWorktreeBootstrap,

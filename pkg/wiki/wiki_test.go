@@ -307,6 +307,8 @@ func TestNoLibrary(t *testing.T) {
 }
 
 // WIKI-OPEN-5, CLI-PROGRAM-5: a refused token is a usage error.
+// CLI-PROGRAM-6, WIKI-CONFINE-1: git runs as an argument list, and no
+// token reaches it before its shape check.
 func TestHostileTokens(t *testing.T) {
 	gittest.Isolate(t)
 	lib, _ := library(t, origin(t))

@@ -78,6 +78,13 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 		return nil, nil
 	}
 	keepBranch := name == "main" || name == mainBranch
+	if keepBranch && !exists(path) && wt == nil {
+		// Only the branch is there, and it is one remove never deletes
+		// (WT-REMOVE-5): say so rather than report a removal.
+		forget(common, name)
+		m.say("no worktree %s, and branch %s is main or the main checkout's branch, which worktree:remove never deletes: nothing to remove", path, name)
+		return nil, nil
+	}
 	if !force {
 		st := m.state(ctx, path, wt, name, hasBranch && !keepBranch, mainBranch, ours)
 		if len(st) > 0 {

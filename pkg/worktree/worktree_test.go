@@ -30,6 +30,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// WT-CREATE-2, CLI-PROGRAM-6: a name reaches git only after its shape check.
 func TestValidName(t *testing.T) {
 	for _, good := range []string{"feat", "feat/x-1", "bold-oak-a3f2", "a.b_c", "2026/fix"} {
 		if err := worktree.ValidName(good); err != nil {
@@ -43,6 +44,8 @@ func TestValidName(t *testing.T) {
 	}
 }
 
+// WT-CREATE-1, HOOK-WORKTREE-3, WT-CREATE-7 (as the seed has it: a
+// reconnect bootstraps again and gets the path).
 func TestCreateAndReconnect(t *testing.T) {
 	root := gittest.Repo(t, nil)
 	m, _ := manager(t, root)
@@ -68,6 +71,8 @@ func TestCreateAndReconnect(t *testing.T) {
 	}
 }
 
+// WT-CREATE-3: the branch is the lock: of parallel creates of one name,
+// one makes the worktree and none leaves a second branch or worktree.
 func TestParallelCreatesOfOneName(t *testing.T) {
 	root := gittest.Repo(t, nil)
 	m, _ := manager(t, root)
@@ -118,6 +123,8 @@ func TestBootstrapRunsWithMain(t *testing.T) {
 	}
 }
 
+// WT-CREATE-6: a failed bootstrap leaves no worktree, no branch and no
+// parent directory the create made.
 func TestFailedBootstrapLeavesNothing(t *testing.T) {
 	root := gittest.MageRepo(t, `return os.ErrPermission`)
 	m, log := manager(t, root)
@@ -128,6 +135,9 @@ func TestFailedBootstrapLeavesNothing(t *testing.T) {
 	assertNothingLeft(t, root, "deep/nested/fail")
 }
 
+// WT-CREATE-6, WT-SAFETY-3: an interrupted create (the context SIGINT and
+// SIGTERM cancel) stops the bootstrap's whole process group, its child
+// included, then removes everything it made.
 func TestInterruptedBootstrapLeavesNothing(t *testing.T) {
 	root := gittest.MageRepo(t, `
 	exec.Command("sh", "-c", "sleep 60 & echo $! > "+os.Getenv("MAIN")+"/child.marker; wait").Start()
@@ -243,6 +253,7 @@ func TestRemoveWithoutRemote(t *testing.T) {
 	}
 }
 
+// WT-REMOVE-5: remove never deletes main nor the main checkout's branch.
 func TestRemoveNeverDeletesMain(t *testing.T) {
 	ctx := context.Background()
 	root := gittest.Repo(t, nil)
@@ -257,6 +268,7 @@ func TestRemoveNeverDeletesMain(t *testing.T) {
 	}
 	gittest.Git(t, root, "branch", "-q", "side")
 	gittest.Git(t, root, "checkout", "-q", "side")
+	// WT-REMOVE-5: the main checkout's branch, with no worktree, is kept.
 	if err := m.Remove(ctx, "side", true); err != nil {
 		t.Fatal(err)
 	}
