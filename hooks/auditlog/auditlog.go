@@ -46,11 +46,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
-	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // Handler is the catalogue entry.
@@ -204,9 +204,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	session := "unknown-session"
-	if toolingrc.IsToken(p.SessionID) {
-		session = p.SessionID
+	session, ok := confined.SessionName(p.SessionID)
+	if !ok {
+		session = "unknown-session"
 	}
 	log := jsonlog.Log{Path: filepath.Join(state, "audit", session+".jsonl"), Root: state, MaxBytes: 5 << 20, Keep: 3}
 	return hook.Result{}, log.Append(rec)

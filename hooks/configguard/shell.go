@@ -2,6 +2,7 @@ package configguard
 
 import (
 	"fmt"
+	"github.com/magehook/magehook/pkg/proc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,8 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 			continue
 		case w.Glob:
 			what, err = g.glob(w.Path)
+		case w.Tree && w.Repo && g.keepsGuarded(a, w):
+			continue
 		case w.Tree && w.Written != "":
 			what, err = g.under(c.Config, home, w.Written)
 		case w.Tree:
@@ -131,4 +134,69 @@ func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
 		}
 	}
 	return out
+}
+
+// keepsGuarded reports whether git's own working-tree write leaves every
+// gate configuration file as it is, asking git (off the hot path: only a
+// command that switches, checks out or stashes gets here). A switch or
+// checkout of one commit keeps them when git diff <commit> -- <guarded
+// names> finds no difference with the working tree; a stash (of tracked
+// changes only) when it finds none against HEAD. Without -f, git refuses
+// to overwrite an untracked file, so an untracked guarded file stays too.
+// Anything else (a force, paths, a computed word, merge, reset --hard,
+// ...) keeps the judgement by tree.
+func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
+	if w.Command < 0 || w.Command >= len(a.Commands) || w.Path == "" {
+		return false
+	}
+	git := a.Commands[w.Command].Git
+	if git == nil {
+		return false
+	}
+	var operands []string
+	skip := false
+	for _, arg := range git.Args {
+		v := arg.Value
+		switch {
+		case arg.Dynamic != "":
+			return false
+		case skip:
+			skip = false
+		case v == "--" || v == "-f" || v == "--force" || v == "--discard-changes" || v == "-m" || v == "--merge" ||
+			v == "-p" || v == "--patch" || v == "-u" || v == "--include-untracked" || v == "-a" || v == "--all":
+			return false
+		case v == "-c" || v == "-C" || v == "-b" || v == "-B" || v == "--orphan" || v == "--create" || v == "--force-create" || v == "-m" || v == "--message":
+			skip = true
+		case strings.HasPrefix(v, "-"):
+		default:
+			operands = append(operands, v)
+		}
+	}
+	target := ""
+	switch git.Sub {
+	case "switch", "checkout":
+		if len(operands) != 1 {
+			return false
+		}
+		target = operands[0]
+	case "stash":
+		if len(operands) > 0 && operands[0] != "push" && operands[0] != "save" {
+			return false
+		}
+		target = "HEAD"
+	default:
+		return false
+	}
+	specs := []string{":(glob)**/" + toolingrc.FileName}
+	for _, pat := range g.patterns {
+		specs = append(specs, ":(glob)"+strings.Join(pat, "/"), ":(glob)**/"+strings.Join(pat, "/"))
+	}
+	for _, b := range g.binary {
+		if rel, err := filepath.Rel(w.Path, b); err == nil && !strings.HasPrefix(rel, "..") {
+			specs = append(specs, ":(literal)"+filepath.ToSlash(rel))
+		}
+	}
+	args := append([]string{"-C", w.Path, "diff", "--quiet", target, "--"}, specs...)
+	_, err := proc.Output(w.Path, nil, "git", args...)
+	return err == nil
 }

@@ -81,9 +81,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	session := "unknown-session"
-	if toolingrc.IsToken(c.Payload.SessionID) {
-		session = c.Payload.SessionID
+	session, ok := confined.SessionName(c.Payload.SessionID)
+	if !ok {
+		session = "unknown-session"
 	}
 	data, err := Redact(c.Payload.Raw)
 	if err != nil {
@@ -93,14 +93,20 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	dir := filepath.Join(base, session)
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return hook.Result{}, err
-		}
+	root, err := confined.Open(base)
+	if err != nil {
+		return hook.Result{}, err
+	}
+	defer root.Close()
+	_, err = root.Lstat(session)
+	fresh := errors.Is(err, os.ErrNotExist)
+	if err := replace(root, session, c.Event.Name+".json", data); err != nil {
+		return hook.Result{}, err
+	}
+	if fresh {
 		prune(base)
 	}
-	return hook.Result{}, replace(filepath.Join(dir, c.Event.Name+".json"), data)
+	return hook.Result{}, nil
 }
 
 // Redact returns the payload with every string redacted and cut, indented.
@@ -155,10 +161,13 @@ func walk(v any) any {
 	return v
 }
 
-// replace writes data to a temporary file beside path and renames it over
-// path. (No fsync: this is evidence, not state a crash must keep.)
-func replace(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+// replace writes data to a temporary file in dir (below root) and renames it
+// over name. (No fsync: this is evidence, not state a crash must keep.)
+func replace(root *confined.Root, dir, name string, data []byte) error {
+	// Inside the confined root: a session directory that is a symbolic
+	// link out of the state dir is refused, never written through.
+	tmp := filepath.Join(dir, fmt.Sprintf(".tmp-%d", os.Getpid()))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -167,10 +176,10 @@ func replace(path string, data []byte) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(f.Name(), path)
+		werr = root.Rename(tmp, filepath.Join(dir, name))
 	}
 	if werr != nil {
-		os.Remove(f.Name())
+		root.Remove(tmp)
 	}
 	return werr
 }

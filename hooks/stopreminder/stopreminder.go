@@ -67,8 +67,8 @@ const (
 
 func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
-	session := p.SessionID
-	if !toolingrc.IsToken(session) {
+	session, ok := confined.SessionName(p.SessionID)
+	if !ok {
 		return hook.Result{}, nil // no session to remember it by
 	}
 	state, err := c.StateDir()

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/magehook/magehook/pkg/realpath"
 )
@@ -101,8 +102,26 @@ func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, erro
 	if err := r.NotALink(name); err != nil {
 		return nil, err
 	}
-	return r.r.OpenFile(name, flag, perm)
+	// A FIFO put where a log was would block the hook until a reader
+	// came: opened without waiting, and refused like any other file that
+	// is not a regular one.
+	f, err := r.r.OpenFile(name, flag|nonBlock, perm)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
+	}
+	return f, nil
 }
+
+// ErrNotRegular is a FIFO, a device or a socket where magehook keeps a log
+// or state file.
+var ErrNotRegular = errors.New("is not a regular file; magehook writes no log or state into a FIFO, a device or a socket: remove it")
 
 // NotALink returns ErrLink (wrapped with the path) when name is a
 // symbolic link, nil when it is anything else or does not exist.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/magehook/magehook/pkg/confined"
@@ -63,5 +64,55 @@ func TestOpenFileRefusesLinks(t *testing.T) {
 	f.Close()
 	if _, err := os.Stat(filepath.Join(dir, "a", "b", "c.jsonl")); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestSessionName(t *testing.T) {
+	long := strings.Repeat("A", 10240)
+	for _, tt := range []struct {
+		id, want string
+		ok       bool
+	}{
+		{"0f3c-41aa_b.2", "0f3c-41aa_b.2", true},
+		{"", "", false},
+		{"a/b", "", false},
+		{"..", "", false},
+		{"a..b", "", false},
+		{"x\x00y", "", false},
+		{`a\b`, "", false},
+		{strings.Repeat("s", confined.MaxSessionName), strings.Repeat("s", confined.MaxSessionName), true},
+	} {
+		if got, ok := confined.SessionName(tt.id); got != tt.want || ok != tt.ok {
+			t.Errorf("SessionName(%q) = %q, %v; want %q, %v", tt.id, got, ok, tt.want, tt.ok)
+		}
+	}
+	a, ok := confined.SessionName(long)
+	b, _ := confined.SessionName(long[:len(long)-1] + "B")
+	if !ok || len(a) != confined.MaxSessionName || a == b || !strings.HasPrefix(a, "AAAA") {
+		t.Errorf("long ids: %q, %q (ok %v): want two distinct names of %d bytes", a, b, ok, confined.MaxSessionName)
+	}
+}
+
+// TestAFIFOIsRefusedWithoutWaiting: a FIFO put where a log is (no reader
+// on the other end) is refused at once; before, the open waited for a
+// reader and every hook call hung.
+func TestAFIFOIsRefusedWithoutWaiting(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "log.jsonl"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	root, err := confined.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, flag := range []int{os.O_WRONLY | os.O_APPEND | os.O_CREATE, os.O_RDWR, os.O_RDONLY} {
+		f, err := root.OpenFile("log.jsonl", flag, 0o600)
+		if !errors.Is(err, confined.ErrNotRegular) {
+			if f != nil {
+				f.Close()
+			}
+			t.Errorf("flag %#x: err = %v, want ErrNotRegular", flag, err)
+		}
 	}
 }

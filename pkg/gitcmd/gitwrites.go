@@ -44,7 +44,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 			w.a.Writes[len(w.a.Writes)-1].Repo = true
 		}
 	}
-	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"--message", "--strategy", "--strategy-option", "--onto", "--exec", "--source", "--pathspec-from-file", "--conflict", "--orphan", "--track"})
+	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"--message", "--strategy", "--strategy-option", "--onto", "--exec", "--source", "--pathspec-from-file", "--conflict", "--orphan", "--track", "--create", "--force-create"})
 	afterDashes := func() []Word {
 		for i, a := range g.Args {
 			if a.Value == "--" {
@@ -59,6 +59,9 @@ func (w *walker) gitWrites(sc scope, idx int) {
 			paths(g.Sub, ps)
 			return
 		}
+		if g.Sub == "checkout" && (o.has('b') || o.has('B') || o.has(0, "--orphan")) && len(o.operands) == 0 {
+			return // a new branch at HEAD: the working tree stays as it is
+		}
 		if g.Sub == "restore" && !o.has('W', "--worktree") && (o.has('S', "--staged")) {
 			return
 		}
@@ -70,6 +73,9 @@ func (w *walker) gitWrites(sc scope, idx int) {
 	case "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "clean", "read-tree", "checkout-index", "sparse-checkout", "bisect", "submodule", "filter-branch":
 		if g.Sub == "stash" && len(o.operands) > 0 && (o.operands[0].Value == "list" || o.operands[0].Value == "show") {
 			return
+		}
+		if g.Sub == "switch" && (o.has('c', "--create") || o.has('C', "--force-create") || o.has(0, "--orphan")) && len(o.operands) == 0 {
+			return // a new branch at HEAD: the working tree stays as it is
 		}
 		if g.Sub == "read-tree" && !o.has('u') {
 			return

@@ -1,5 +1,8 @@
 // Package redact removes secret-looking values from text before it is
-// logged or committed as a fixture, and cuts long bodies.
+// logged or committed as a fixture, and cuts long bodies. A secret of a
+// known shape is also found percent-encoded (the text is then logged
+// decoded, redacted) and in base64 (the run masked whole), where the
+// decoded text shows the shape.
 package redact
 
 import (
@@ -110,7 +113,23 @@ const secretValue = `(?:'[^']*'|"[^"]*"|[^\s"'&;,|)]+)`
 // flag (by its position in a command line, a header, a URL or SQL). What a
 // log needs around it (the command, the flag, the user name, the host) is
 // kept.
+//
+// A secret written percent-encoded (a URL's query, a form body) or as
+// base64 of a known shape (an encoded token or "user:password") is found
+// too: a percent-encoded text whose decoded form holds a secret is logged
+// decoded and redacted, and a base64 run of at least 16 characters whose
+// decoded text holds one is masked whole.
 func String(s string) string {
+	s = plain(s)
+	if d, ok := percentDecoded(s); ok {
+		if r := plain(d); r != d {
+			s = r
+		}
+	}
+	return encodedSecrets(s)
+}
+
+func plain(s string) string {
 	found := present(s)
 	for i, r := range rules() {
 		if !found[i] {
@@ -259,4 +278,122 @@ func Cut(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
+}
+
+// percentDecoded decodes s's %XX escapes; ok is false when it has none.
+func percentDecoded(s string) (string, bool) {
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	decoded := false
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			decoded = true
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	if !decoded || !utf8.ValidString(b.String()) {
+		return s, false
+	}
+	return b.String(), true
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// encodedSecrets masks every run of base64 (standard or URL alphabet) of
+// at least 16 characters that decodes to printable text holding a secret.
+func encodedSecrets(s string) string {
+	var out strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !isB64(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		k := j
+		for k < len(s) && k-j < 2 && s[k] == '=' {
+			k++
+		}
+		if j-i >= 16 {
+			if d, ok := b64Text(s[i:j]); ok && plain(d) != d {
+				out.WriteString(s[last:i])
+				out.WriteString(Mask)
+				last = k
+			}
+		}
+		i = k
+		if k == j {
+			i = j
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	out.WriteString(s[last:])
+	return out.String()
+}
+
+func isB64(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// b64Text decodes an unpadded base64 run, either alphabet, and reports
+// whether it is printable text (no secret hides in binary we could name).
+func b64Text(run string) (string, bool) {
+	if len(run)%4 == 1 {
+		return "", false
+	}
+	buf := make([]byte, 0, len(run)*3/4)
+	var acc uint32
+	bits := 0
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		var v byte
+		switch {
+		case c >= 'A' && c <= 'Z':
+			v = c - 'A'
+		case c >= 'a' && c <= 'z':
+			v = c - 'a' + 26
+		case c >= '0' && c <= '9':
+			v = c - '0' + 52
+		case c == '+' || c == '-':
+			v = 62
+		default: // '/' or '_'
+			v = 63
+		}
+		acc = acc<<6 | uint32(v)
+		bits += 6
+		if bits >= 8 {
+			bits -= 8
+			b := byte(acc >> bits)
+			if b < 0x20 && b != '\n' && b != '\t' && b != '\r' || b == 0x7f {
+				return "", false
+			}
+			buf = append(buf, b)
+		}
+	}
+	if !utf8.Valid(buf) {
+		return "", false
+	}
+	return string(buf), true
 }

@@ -30,8 +30,8 @@ var ruleSeeds = []string{
 
 func TestStringAsEveryRule(t *testing.T) {
 	for _, s := range ruleSeeds {
-		if got, want := String(s), everyRule(s); got != want {
-			t.Errorf("String(%q) = %q, every rule gives %q", s, got, want)
+		if got, want := plain(s), everyRule(s); got != want {
+			t.Errorf("plain(%q) = %q, every rule gives %q", s, got, want)
 		}
 	}
 }
@@ -41,8 +41,8 @@ func FuzzStringAsEveryRule(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := String(s), everyRule(s); got != want {
-			t.Errorf("String(%q) = %q, every rule gives %q", s, got, want)
+		if got, want := plain(s), everyRule(s); got != want {
+			t.Errorf("plain(%q) = %q, every rule gives %q", s, got, want)
 		}
 	})
 }

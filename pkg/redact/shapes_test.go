@@ -26,6 +26,11 @@ func TestShapes(t *testing.T) {
 		{"--password X", "psql --password Swordfish1 -h db", "Swordfish1", []string{"-h db"}},
 		{"--client-secret X", "login --client-secret zz99yy88", "zz99yy88", nil},
 		{"-token X", "vault login -token abcd1234efgh", "abcd1234efgh", nil},
+		{"a key=value percent-encoded", "curl 'https://api.example.com/v1?access_token%3Dabcdef1234567890'", "abcdef1234567890", []string{"https://api.example.com/v1?access_token="}},
+		{"a header percent-encoded", "curl -H 'Authorization%3A%20Bearer%20abcdefgh12345678ijkl'", "abcdefgh12345678ijkl", []string{"Authorization: Bearer "}},
+		{"a Slack webhook percent-encoded", "notify --url https%3A%2F%2Fhooks.slack.com%2Fservices%2FT0000%2FB0000%2FXXXXXXXXXXXX", "XXXXXXXXXXXX", []string{"hooks.slack.com"}},
+		{"a token in base64", "echo Z2hwX0FCQ0RFRkdISUpLTE1OT1BRUlNUVVZXWFlaMDEyMzQ1Njc4OWFi | base64 -d", "Z2hwX0FCQ0RFRkdISUpLTE1OT1BRUlNUVVZXWFlaMDEyMzQ1Njc4OWFi", []string{"echo ", "| base64 -d"}},
+		{"password= in URL-safe base64", "x-data: cGFzc3dvcmQ9aHVudGVyMnNlY3JldA==", "cGFzc3dvcmQ9aHVudGVyMnNlY3JldA", []string{"x-data: "}},
 		{"Stripe live key", "export KEY=sk_live_51Habcdefghijklmnop", "sk_live_51Habcdefghijklmnop", []string{"export"}},
 		{"Stripe restricted key", "rk_test_abcdefghijklmnop1234", "rk_test_abcdefghijklmnop1234", nil},
 		{"Hugging Face token", "huggingface-cli login hf_AbCdEfGhIjKlMnOpQrStUvWxYz123456", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz123456", []string{"huggingface-cli login"}},
@@ -90,6 +95,9 @@ func TestOrdinaryCommandsStay(t *testing.T) {
 		"redis-cli ping",
 		"git push -u origin main",
 		"docker run -u 1000:1000 image",
+		"curl 'https://example.com/search?q=caf%C3%A9%20au%20lait'",
+		"cat /usr/local/share/ca-certificates/internal-root.crt",
+		"echo aGVsbG8gd29ybGQsIHRoaXMgaXMgbm90IGEgc2VjcmV0 | base64 -d",
 	} {
 		if got := redact.String(s); got != s {
 			t.Errorf("%q changed: %q", s, got)

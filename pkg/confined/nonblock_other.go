@@ -1,0 +1,5 @@
+//go:build !unix
+
+package confined
+
+const nonBlock = 0
