@@ -381,7 +381,7 @@ func TestClaudeWorktreeSession(t *testing.T) {
 	if got := c.head(t, c.Dir, "main"); got != mainBefore {
 		t.Errorf("main moved from a worktree session: %s -> %s", mainBefore, got)
 	}
-	if !srv.Reached("git commit would run on the protected branch main") {
+	if !srv.Reached("git commit would move the protected branch main") {
 		t.Errorf("the deny did not reach the model\n%s", srv.Dump())
 	}
 }
