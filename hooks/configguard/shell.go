@@ -139,9 +139,9 @@ func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
 // keepsGuarded reports whether git's own working-tree write leaves every
 // gate configuration file as it is, asking git (off the hot path: only a
 // command that switches, checks out or stashes gets here). A switch or
-// checkout of one commit keeps them when git diff <commit> -- <guarded
-// names> finds no difference with the working tree; a stash (of tracked
-// changes only) when it finds none against HEAD. Without -f, git refuses
+// checkout of one commit, or a reset --hard to one, keeps them when git
+// diff <commit> -- <guarded names> finds no difference with the working
+// tree; a stash (of tracked changes only) when it finds none against HEAD. Without -f, git refuses
 // to overwrite an untracked file, so an untracked guarded file stays too.
 // Anything else (a force, paths, a computed word, merge, reset --hard,
 // ...) keeps the judgement by tree.
@@ -184,6 +184,14 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 			return false
 		}
 		target = "HEAD"
+	case "reset":
+		if len(operands) > 1 {
+			return false
+		}
+		target = "HEAD"
+		if len(operands) == 1 {
+			target = operands[0]
+		}
 	default:
 		return false
 	}

@@ -71,8 +71,11 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 		repo(g.Sub)
 	case "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "clean", "read-tree", "checkout-index", "sparse-checkout", "bisect", "submodule", "filter-branch":
-		if g.Sub == "stash" && len(o.operands) > 0 && (o.operands[0].Value == "list" || o.operands[0].Value == "show") {
-			return
+		if g.Sub == "stash" && len(o.operands) > 0 {
+			switch o.operands[0].Value {
+			case "list", "show", "clear", "drop", "create", "store":
+				return // the stash list only: the working tree stays as it is
+			}
 		}
 		if g.Sub == "switch" && (o.has('c', "--create") || o.has('C', "--force-create") || o.has(0, "--orphan")) && len(o.operands) == 0 {
 			return // a new branch at HEAD: the working tree stays as it is
