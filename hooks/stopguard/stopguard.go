@@ -44,7 +44,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -117,7 +116,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, CheckTimeout)
 	defer cancel()
-	out := &tail{max: MaxOutput}
+	out := &proc.Tail{Max: MaxOutput}
 	err = proc.RunGroup(ctx, root, nil, out, args[0], args[1:]...)
 	if err == nil {
 		// The check may have written files (caches, generated code): the
@@ -132,7 +131,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		why = fmt.Sprintf("the completion check %q did not finish in %s", v.String(), CheckTimeout)
 	}
 	why += "; fix what it reports before stopping."
-	if tail := lastLines(out.String(), ReasonLines); strings.TrimSpace(tail) != "" {
+	if tail := proc.LastLines(out.String(), ReasonLines); strings.TrimSpace(tail) != "" {
 		why += " Its last lines:\n" + tail
 	}
 	return hook.Deny(why), nil
@@ -156,34 +155,3 @@ func Checked(agents []string, agentType string) bool {
 
 // Words splits a command line into words (see proc.Words).
 func Words(s string) []string { return proc.Words(s) }
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}

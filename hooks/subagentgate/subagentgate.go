@@ -138,7 +138,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			failures = append(failures, fmt.Sprintf("the check %q did not run: the checks' budget (%s) ran out", line, Budget))
 			continue
 		}
-		out := &tail{max: 256 << 10}
+		out := &proc.Tail{Max: 256 << 10}
 		err := proc.RunGroup(ctx, c.Config.Root(), nil, out, args[0], args[1:]...)
 		if err == nil {
 			continue
@@ -147,7 +147,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		if ctx.Err() == context.DeadlineExceeded {
 			why = fmt.Sprintf("the check %q did not finish within the checks' budget (%s)", line, Budget)
 		}
-		if last := lastLines(out.String(), 30); strings.TrimSpace(last) != "" {
+		if last := proc.LastLines(out.String(), 30); strings.TrimSpace(last) != "" {
 			why += "; its last lines:\n" + last
 		}
 		failures = append(failures, why)
@@ -215,12 +215,4 @@ func firstLine(err error) string {
 		s = s[:i]
 	}
 	return s
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
