@@ -48,6 +48,7 @@ func (Hook) Replay(ctx context.Context, input string, event, tool, command, file
 		cmd := exec.CommandContext(ctx, bin, "hook:"+ev.Target)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
+		cmd.Env = append(os.Environ(), hook.TraceEnv+"=1")
 		code := 0
 		if err := cmd.Run(); err != nil {
 			var exit *exec.ExitError

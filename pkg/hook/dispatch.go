@@ -140,6 +140,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
 
 	value := matchValue(ev, p)
+	tracing := d.Getenv(TraceEnv) != ""
 	var results []Result
 	var failed []string
 	var late []Handler
@@ -160,9 +161,16 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 				return
 			}
 		}
+		var start time.Time
+		if tracing {
+			start = d.Now()
+		}
 		r, err := d.run(ctx, h, ev, p, cfg, b, merged, failed)
 		if err == nil && h.Policy == Gatekeeper {
 			err = b.Check()
+		}
+		if tracing {
+			d.trace(h, r, err, d.Now().Sub(start))
 		}
 		if err != nil {
 			fault(h, err)
@@ -210,6 +218,25 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		return d.failClosed(ev, reason)
 	}
 	return d.write(d.Harness.Render(ev, merged))
+}
+
+// TraceEnv, when set, makes the dispatcher write one line per handler it
+// runs to stderr: "magehook: trace <handler> <decision> <µs>" (hook:replay
+// sets it to show what each handler decided).
+const TraceEnv = "MAGEHOOK_TRACE"
+
+// tracePrefix starts every trace line.
+const tracePrefix = "magehook: trace "
+
+func (d *Dispatcher) trace(h Handler, r Result, err error, took time.Duration) {
+	decision := r.Decision.String()
+	switch {
+	case err != nil:
+		decision = "failed"
+	case decision == "":
+		decision = "none"
+	}
+	fmt.Fprintf(d.Stderr, "%s%s %s %dµs\n", tracePrefix, h.Name, decision, took.Microseconds())
 }
 
 // budget is a tool-gating decision's budget, counted from now. The

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -19,7 +20,10 @@ type Replay struct {
 	// Model and User are the texts Claude Code hands to each.
 	Model, User []string
 	// Notes explain routing (a field ignored, stdout sent to the debug log).
-	Notes          []string
+	Notes []string
+	// Handlers has one line per handler that ran: name, decision, time
+	// (the dispatcher's trace, TraceEnv).
+	Handlers       []string
 	Stdout, Stderr string
 }
 
@@ -29,6 +33,16 @@ type Replay struct {
 func RunReplay(ctx context.Context, d *Dispatcher, event string, payload []byte) Replay {
 	var stdout, stderr bytes.Buffer
 	d.Stdin, d.Stdout, d.Stderr = bytes.NewReader(payload), &stdout, &stderr
+	getenv := d.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	d.Getenv = func(k string) string {
+		if k == TraceEnv {
+			return "1"
+		}
+		return getenv(k)
+	}
 	code := d.Dispatch(ctx, event)
 	return Interpret(event, code, stdout.String(), stderr.String())
 }
@@ -48,7 +62,8 @@ func exit2Audience(event string) string {
 
 // Interpret reads an answer as Claude Code does.
 func Interpret(event string, code int, stdout, stderr string) Replay {
-	r := Replay{Event: event, Code: code, Decision: "none", Stdout: stdout, Stderr: stderr}
+	handlers, stderr := splitTrace(stderr)
+	r := Replay{Event: event, Code: code, Decision: "none", Stdout: stdout, Stderr: stderr, Handlers: handlers}
 	ev, ok := Lookup(event)
 	if !ok {
 		r.Notes = append(r.Notes, "unknown event")
@@ -191,6 +206,9 @@ func (r Replay) Write(w io.Writer) {
 	fmt.Fprintf(w, "%-9s %s\n", "event", r.Event)
 	fmt.Fprintf(w, "%-9s %d\n", "exit", r.Code)
 	fmt.Fprintf(w, "%-9s %s\n", "decision", r.Decision)
+	for _, h := range r.Handlers {
+		fmt.Fprintf(w, "%-9s %s\n", "handler", h)
+	}
 	field("model", r.Model)
 	field("user", r.User)
 	field("note", r.Notes)
@@ -203,4 +221,21 @@ func nonEmpty(s string) []string {
 		return nil
 	}
 	return []string{s}
+}
+
+// splitTrace takes the dispatcher's trace lines out of stderr: what the
+// harness would see is the rest.
+func splitTrace(stderr string) (trace []string, rest string) {
+	if !strings.Contains(stderr, tracePrefix) {
+		return nil, stderr
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(stderr, "\n") {
+		if t, ok := strings.CutPrefix(line, tracePrefix); ok {
+			trace = append(trace, strings.TrimRight(t, "\n"))
+			continue
+		}
+		b.WriteString(line)
+	}
+	return trace, b.String()
 }
