@@ -3,8 +3,6 @@ package harness_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -185,9 +183,9 @@ func TestCodexAnswersPassItsSchemas(t *testing.T) {
 	checked := 0
 	for _, n := range codex.Events() {
 		ev := hook.MustLookup(n.Common)
-		file := filepath.Join("testdata", "codex-0.169.0", snakeDash(n.Native)+".command.output.json")
-		data, err := os.ReadFile(file)
-		if os.IsNotExist(err) {
+		file := snakeDash(n.Native) + ".command.output"
+		data, ok := codexSchemas(t)[file]
+		if !ok {
 			// SessionEnd: Codex reads no answer; magehook must write none.
 			for i, r := range everyIntention() {
 				if a := codex.Render(ev, r); len(a.Stdout) > 0 || a.Code != 0 {
@@ -195,9 +193,6 @@ func TestCodexAnswersPassItsSchemas(t *testing.T) {
 				}
 			}
 			continue
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 		var s schema
 		if err := json.Unmarshal(data, &s); err != nil {
@@ -243,7 +238,7 @@ func TestTheSchemaCheckCanFail(t *testing.T) {
 		{"PreToolUse", `{"continue":false}`},
 		{"PermissionRequest", `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{}}}}`},
 	} {
-		data, _ := os.ReadFile(filepath.Join("testdata", "codex-0.169.0", snakeDash(c.event)+".command.output.json"))
+		data := codexSchemas(t)[snakeDash(c.event)+".command.output"]
 		var s schema
 		json.Unmarshal(data, &s)
 		var doc any
