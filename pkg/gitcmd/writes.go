@@ -112,6 +112,27 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		}
 	case "cp", "install", "ln", "mv", "gcp", "gmv":
 		w.copyWrites(name, rest, sc, idx)
+	case "go", "mage":
+		// go build -o, go test -o, go tool mage -compile, mage -compile:
+		// the output file is written (a hook binary among them).
+		args := rest
+		if name == "go" && len(args) > 1 && args[0].Value == "tool" && args[1].Value == "mage" {
+			args, name = args[2:], "mage"
+		}
+		flag := "-compile"
+		if name == "go" {
+			if len(args) == 0 || (args[0].Value != "build" && args[0].Value != "test") {
+				break
+			}
+			flag = "-o"
+		}
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a.Value, flag+"="); ok {
+				add(Word{Value: v, Dynamic: a.Dynamic}, name+" "+flag, false)
+			} else if a.Value == flag && i+1 < len(args) {
+				add(args[i+1], name+" "+flag, false)
+			}
+		}
 	case "rm", "unlink", "rmdir", "shred", "srm":
 		o := parseOpts(rest, "", nil)
 		tree := o.has('r', "--recursive") || o.has('R')
@@ -131,7 +152,17 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon":
 		o := parseOpts(rest, "", []string{"--reference", "--from"})
 		ops := o.operands
-		if _, ref := o.value("--reference"); !ref && len(ops) > 0 {
+		symbolic := false
+		if name == "chmod" {
+			// chmod -x f, chmod -w,+r f: a mode may start with '-'.
+			for _, a := range rest {
+				if isMinusMode(a.Value) {
+					symbolic = true
+					break
+				}
+			}
+		}
+		if _, ref := o.value("--reference"); !ref && !symbolic && len(ops) > 0 {
 			ops = ops[1:] // the mode or owner
 		}
 		tree := o.has('R', "--recursive")
@@ -507,4 +538,18 @@ func atoiDefault(s string, def int) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// isMinusMode reports a chmod mode that starts with '-' (-x, -w,+r,
+// -rwx), which chmod takes as the mode, not as an option.
+func isMinusMode(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if !strings.ContainsRune("rwxXstugoa+-=,", c) {
+			return false
+		}
+	}
+	return true
 }
