@@ -76,10 +76,7 @@ const catalogue = "hook.enable sessionclock\nhook.enable branchguard\nhook.enabl
 // settings, as a user would, then adds the recorder.
 func (c *Consumer) installClaude(t *testing.T) {
 	t.Helper()
-	c.Install(t, "claude")
-	c.Git(t, "add", "-A")
-	c.Git(t, "commit", "-q", "-m", "hook:install")
-	c.Git(t, "push", "-q", "origin", "main")
+	c.InstallAndPush(t, "claude")
 	recordClaude(t, c)
 }
 

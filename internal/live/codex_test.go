@@ -259,10 +259,7 @@ func TestCodexFreshCloneKeepsTheGates(t *testing.T) {
 	cl := requireClient(t, "codex")
 	t.Parallel()
 	c := newConsumer(t, catalogue)
-	c.Install(t, "codex")
-	c.Git(t, "add", "-A")
-	c.Git(t, "commit", "-q", "-m", "hook:install -harness=codex")
-	c.Git(t, "push", "-q", "origin", "main")
+	c.InstallAndPush(t, "codex")
 	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
 	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
 	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {

@@ -78,10 +78,7 @@ func TestGeminiGuardsMainInAnOddDirectory(t *testing.T) {
 	cl := requireClient(t, "gemini")
 	t.Parallel()
 	c := newConsumer(t, catalogue)
-	c.Install(t, "gemini")
-	c.Git(t, "add", "-A")
-	c.Git(t, "commit", "-q", "-m", "hook:install -harness=gemini")
-	c.Git(t, "push", "-q", "origin", "main")
+	c.InstallAndPush(t, "gemini")
 	// Not a double quote: Gemini CLI's shell tool itself refuses a
 	// workspace whose path holds one ("suspicious characters").
 	odd := filepath.Join(filepath.Dir(c.Dir), "my odd $HOME 'dir' `x` & more")

@@ -175,6 +175,17 @@ func (c *Consumer) Install(t *testing.T, harness string) {
 	c.Run(t, c.Dir, "go", "tool", "mage", "hook:install", "-harness="+harness)
 }
 
+// InstallAndPush installs the harness's entries, commits everything and
+// pushes main, so that a clone of the origin carries the wiring (the
+// fresh-clone scenarios start from there).
+func (c *Consumer) InstallAndPush(t *testing.T, harness string) {
+	t.Helper()
+	c.Install(t, harness)
+	c.Git(t, "add", "-A")
+	c.Git(t, "commit", "-q", "-m", "hook:install -harness="+harness)
+	c.Git(t, "push", "-q", "origin", "main")
+}
+
 // recorderCommand is the foreign hook that records what a client sends:
 // the payload on stdin into a file named by time and event, and the
 // harness variables of its environment beside it. It prints nothing.
