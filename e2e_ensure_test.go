@@ -13,28 +13,6 @@ import (
 	"github.com/magehook/magehook/pkg/harness"
 )
 
-// consumerRepo is a repository that imports the plugin from this working
-// tree, with branchguard enabled, and no binary.
-func consumerRepo(t *testing.T) string {
-	t.Helper()
-	root, _ := os.Getwd()
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := gittest.Repo(t, map[string]string{
-		"go.mod":                "module example.com/consumer\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
-		"go.sum":                string(sum),
-		".toolingrc":            "hook.enable branchguard\n",
-		".gitignore":            "bin/\n.magehook/\n",
-		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
-	})
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOWORK", "off")
-	return repo
-}
-
 // runHook runs an installed command as a harness does: sh -c, the
 // payload on stdin, the harness's environment.
 func runHook(t *testing.T, command, dir, payload string, env ...string) (int, string, string) {
@@ -64,7 +42,7 @@ func TestTheBinaryIsBuiltOnFirstNeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
-	repo := consumerRepo(t)
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\n")
 	codex, _ := harness.Lookup("codex")
 	claude, _ := harness.Lookup("claude")
 	pre := func(h *harness.Harness) string {
@@ -136,7 +114,7 @@ func TestAStaleBinaryIsRebuiltAtSessionStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
-	repo := consumerRepo(t)
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\n")
 	claude, _ := harness.Lookup("claude")
 	cmd := exec.Command("go", "tool", "mage", "hook:build")
 	cmd.Dir = repo

@@ -280,21 +280,7 @@ func TestDoctorFindsAStaleBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
-	root, _ := os.Getwd()
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := gittest.Repo(t, map[string]string{
-		"go.mod":                "module example.com/stale\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
-		"go.sum":                string(sum),
-		".toolingrc":            "hook.enable sessionclock\n",
-		".gitignore":            "bin/\n.magehook/\n",
-		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
-	})
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOWORK", "off")
+	repo := gittest.PluginRepo(t, "hook.enable sessionclock\n")
 	bin := filepath.Join(repo, "bin", "magehook")
 	var log bytes.Buffer
 	if err := buildinfo.Build(context.Background(), repo, bin, &log); err != nil {

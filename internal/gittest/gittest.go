@@ -136,3 +136,31 @@ func MageRepoWith(t testing.TB, magefile string) string {
 		"magefiles/magefile.go": magefile,
 	})
 }
+
+// PluginRepo makes a repository that imports the magehook plugin from this
+// working tree (a replace), with the given .toolingrc and no hook binary:
+// a consumer, as hook:install and the first hook call see one. The go
+// command works offline from the module cache.
+func PluginRepo(t testing.TB, toolingrc string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	return Repo(t, map[string]string{
+		"go.mod":                "module example.com/consumer\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => " + root + "\n",
+		"go.sum":                string(sum),
+		".toolingrc":            toolingrc,
+		".gitignore":            "bin/\n.magehook/\n",
+		"magefiles/magefile.go": "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n",
+	})
+}
