@@ -288,7 +288,7 @@ func (w *walker) run(args []Word, sc scope, text string) (ran, int) {
 // shells, scripts, interpreters, git, find -exec.
 func (w *walker) follow(args []Word, sc scope, idx int) {
 	name := args[0].Value
-	base := filepath.Base(name)
+	base := progName(name)
 	if base == "git" || strings.HasPrefix(base, "git-") {
 		w.gitRuns(args, sc, idx)
 		w.gitWrites(sc, idx)
@@ -344,10 +344,10 @@ func isShell(base string) bool {
 
 // shell follows sh -c 'string', sh script, and a shell reading stdin.
 func (w *walker) shell(args []Word, sc scope, idx int) {
-	base := filepath.Base(args[0].Value)
+	base := progName(args[0].Value)
 	i := 1
 	if base == "busybox" {
-		if len(args) < 2 || !isShell(filepath.Base(args[1].Value)) {
+		if len(args) < 2 || !isShell(progName(args[1].Value)) {
 			return
 		}
 		i = 2

@@ -218,7 +218,7 @@ func (w *walker) parseGit(args []Word, sc scope) *Git {
 		g.GitDirDynamic = sc.envWhy
 	}
 	w.gitConfigEnv(g, sc)
-	base := filepath.Base(args[0].Value)
+	base := progName(args[0].Value)
 	rest := args[1:]
 	if sub, ok := strings.CutPrefix(base, "git-"); ok {
 		g.Sub = sub

@@ -26,6 +26,13 @@ var table = []struct {
 	{`"git" 'commit' -m x`, "commit@/repo"},
 	{`gi\t commit`, "commit@/repo"},
 	{`git\ commit`, ""}, // one word "git commit": no such command
+	// A case-insensitive file system (macOS, Windows) runs git for GIT, and
+	// Git Bash runs git.exe.
+	{`GIT commit -m x`, "commit@/repo"},
+	{`Git.EXE push`, "push@/repo"},
+	{`C:\\Git\\bin\\git.exe commit`, "commit@/repo"},
+	{`SUDO git push`, "push@/repo"},
+	{`BASH -c 'git commit'`, "commit@/repo"},
 
 	// Global options.
 	{`git -C /other commit -m x`, "commit@/other"},

@@ -3,7 +3,7 @@ package gitcmd
 import (
 	"errors"
 	"io/fs"
-	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -184,13 +184,30 @@ type Write struct {
 	At int
 }
 
-// Name is the base name of the command word ("git" for /usr/bin/git), or
-// "" when it is computed at run time.
+// Name is the base name of the command word as progName reads it ("git"
+// for /usr/bin/git, GIT and git.exe), or "" when it is computed at run
+// time.
 func (c Command) Name() string {
 	if len(c.Args) == 0 || c.Args[0].Dynamic != "" || c.Args[0].Glob {
 		return ""
 	}
-	return filepath.Base(c.Args[0].Value)
+	return progName(c.Args[0].Value)
+}
+
+// progName is the name a program is known by: the base name, without
+// Windows' .exe, in lower case, because a case-insensitive file system
+// (macOS, Windows) runs git for GIT and rm for RM.exe. A name that is only
+// a different case on Linux names no program there, so judging it as the
+// program it folds to costs nothing.
+func progName(v string) string {
+	if i := strings.LastIndexAny(v, `/\`); i >= 0 {
+		v = v[i+1:]
+	}
+	v = strings.ToLower(v)
+	if len(v) > 4 && strings.HasSuffix(v, ".exe") {
+		v = v[:len(v)-4]
+	}
+	return v
 }
 
 // Argv returns the argument values (the source text of dynamic words).

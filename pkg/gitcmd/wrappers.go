@@ -1,7 +1,6 @@
 package gitcmd
 
 import (
-	"path/filepath"
 	"strings"
 )
 
@@ -103,7 +102,7 @@ type how struct {
 
 // unwrap returns the command a wrapper runs and the state it runs in.
 func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
-	name := filepath.Base(args[0].Value)
+	name := progName(args[0].Value)
 	wr, ok := wrapperOf(name)
 	if !ok {
 		return nil, how{}, false

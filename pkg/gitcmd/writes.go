@@ -85,7 +85,7 @@ func (o *opts) set(k string, v Word) {
 
 // commandWrites records the files a command changes through its operands.
 func (w *walker) commandWrites(args []Word, sc scope, idx int) {
-	name := filepath.Base(args[0].Value)
+	name := progName(args[0].Value)
 	rest := args[1:]
 	add := func(t Word, op string, tree bool) { w.addWrite(t, op, sc, idx, tree) }
 	switch name {
