@@ -49,10 +49,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -77,62 +77,57 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	paths := p.EditedPaths()
+	// Where the call's relative paths start: the shell's working-directory
+	// argument, else the payload's cwd (never this process's directory,
+	// which need not be the agent's). An edited file's relative path is
+	// judged from both when they differ.
+	dir := g.dir
 	var reasons []string
 	if p.IsTool("Bash") {
 		command, _ := p.InputString("command")
-		more, err := g.shell(c, command)
+		more, err := g.shell(c, command, dir)
 		if err != nil {
 			return hook.Result{}, err
 		}
 		reasons = append(reasons, more...)
 	}
+	var pwshPaths []string
 	if p.IsTool("PowerShell") {
 		command, _ := p.InputString("command")
-		a, err := pwsh.Analyze(command, p.CWD)
-		blind := a.Opaque
+		more, paths, err := g.powershell(c, command, dir)
 		if err != nil {
-			blind = []string{err.Error()}
+			return hook.Result{}, err
 		}
-		for _, w := range a.Writes {
-			switch {
-			case strings.ContainsAny(w, "$("):
-				// A path computed at run time: judged as the blind parts.
-				blind = append(blind, "a path computed at run time: "+w)
-			case isDir(w):
-				// Move-Item, Rename-Item, Remove-Item -Recurse, Copy-Item
-				// into it: the tree as a whole.
-				what, err := g.under(c.Config, homeOf(c), w)
-				if err != nil {
-					return hook.Result{}, err
-				}
-				if what != "" {
-					reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, w, what))
-				}
-			default:
-				paths = append(paths, w)
+		reasons = append(reasons, more...)
+		pwshPaths = paths
+	}
+	judge := func(path string, dirs []string) error {
+		if err := c.Budget.Check(); err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			what, err := g.guarded(d, path)
+			if err != nil {
+				return err
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, path, what))
+				return nil
+			}
+			if filepath.IsAbs(path) {
+				return nil
 			}
 		}
-		// The native commands it runs (git, python -c, tar, cp, ...) are
-		// judged as a shell would run them; text that is not shell syntax
-		// adds nothing.
-		if more, err := g.shell(c, command); err == nil {
-			reasons = append(reasons, more...)
-		}
-		if len(blind) > 0 && g.mentioned(command) {
-			reasons = append(reasons, fmt.Sprintf("PowerShell names a file that configures magehook's gates in a part configguard cannot see into (%s)", strings.Join(blind, "; ")))
+		return nil
+	}
+	for _, path := range p.EditedPaths() {
+		if err := judge(path, g.editDirs); err != nil {
+			return hook.Result{}, err
 		}
 	}
-	for _, path := range paths {
-		if err := c.Budget.Check(); err != nil {
+	for _, path := range pwshPaths {
+		if err := judge(path, []string{dir}); err != nil {
 			return hook.Result{}, err
-		}
-		what, err := g.guarded(p.CWD, path)
-		if err != nil {
-			return hook.Result{}, err
-		}
-		if what != "" {
-			reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, path, what))
 		}
 	}
 	if len(reasons) == 0 {
@@ -156,17 +151,66 @@ func homeOf(c *hook.Call) string {
 // guard holds what is guarded for one call.
 type guard struct {
 	patterns [][]string // settings.WiringPatterns, split into components
+	folded   [][]string // the same, folded
 	binary   []string   // the hook binary, as configured and resolved
+	fbinary  []string   // the same, folded
+	cfg      *toolingrc.Config
+	home     string
+	// dir is where the shell's relative paths start, editDirs where an
+	// edited file's may (the working-directory argument and the cwd).
+	dir      string
+	editDirs []string
+	have     []string // existing, once computed
+	haveSet  bool
+}
+
+// workDirs returns the directory a tool call's relative paths start in
+// (the harness's working-directory argument, else the payload's cwd) and
+// every directory an edited file's relative path may be relative to. A
+// payload with no directory at all falls back to this process's.
+func workDirs(c *hook.Call) (string, []string) {
+	p := c.Payload
+	dir := p.WorkDir(homeOf(c))
+	var dirs []string
+	for _, d := range []string{dir, p.CWD} {
+		if d == "" {
+			continue
+		}
+		if !filepath.IsAbs(d) {
+			if abs, err := filepath.Abs(d); err == nil {
+				d = abs
+			}
+		}
+		if len(dirs) == 0 || dirs[0] != d {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			wd = string(filepath.Separator)
+		}
+		dirs = []string{wd}
+	}
+	return dirs[0], dirs
 }
 
 func newGuard(c *hook.Call) (*guard, error) {
-	g := &guard{}
+	g := &guard{cfg: c.Config, home: homeOf(c)}
+	g.dir, g.editDirs = workDirs(c)
 	for _, pat := range settings.WiringPatterns() {
 		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
 	}
 	// Codex keeps its hook trust (hooks.state) and its feature switches in
 	// config.toml: writing it can untrust or disable every hook.
 	g.patterns = append(g.patterns, []string{".codex", "config.toml"})
+	for _, pat := range g.patterns {
+		f := make([]string, len(pat))
+		for i, c := range pat {
+			f[i] = fold(c)
+		}
+		g.folded = append(g.folded, f)
+	}
 	addBinary := func(path string) {
 		g.binary = append(g.binary, filepath.Clean(path))
 		if r, err := realpath.Resolve(path); err == nil {
@@ -188,6 +232,9 @@ func newGuard(c *hook.Call) (*guard, error) {
 	if exe, err := os.Executable(); err == nil {
 		addBinary(exe)
 	}
+	for _, b := range g.binary {
+		g.fbinary = append(g.fbinary, foldPath(b))
+	}
 	return g, nil
 }
 
@@ -208,19 +255,23 @@ func mainCheckout(dir string) string {
 // guarded says what a path is when it is guarded ("" when it is not). It
 // judges the directory entry the write replaces (the path with its
 // directories resolved) and the file a write through it reaches (the path
-// fully resolved), both as the operating system resolves them.
-func (g *guard) guarded(cwd, path string) (string, error) {
+// fully resolved), both as the operating system resolves them, and a file
+// that is a hard link of a guarded one. A relative path starts in dir.
+func (g *guard) guarded(dir, path string) (string, error) {
 	lit := path
 	if !filepath.IsAbs(lit) {
-		lit = cwd + string(filepath.Separator) + lit
+		if dir == "" {
+			dir = g.dir
+		}
+		lit = dir + string(filepath.Separator) + lit
 	}
 	// The directory as written: filepath.Dir would clean "link/.." away.
 	cut := strings.LastIndexAny(lit, `/`+string(filepath.Separator))
-	dir, err := realpath.Resolve(lit[:cut+1])
+	parent, err := realpath.Resolve(lit[:cut+1])
 	if err != nil {
 		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
 	}
-	entry := filepath.Join(dir, lit[cut+1:])
+	entry := filepath.Join(parent, lit[cut+1:])
 	resolved, err := realpath.Resolve(lit)
 	if err != nil {
 		return "", fmt.Errorf("cannot resolve %s: %w", path, err)
@@ -233,24 +284,66 @@ func (g *guard) guarded(cwd, path string) (string, error) {
 			return what, nil
 		}
 	}
+	if f := g.hardLinked(resolved); f != "" {
+		return "a hard link of " + f + ", " + g.what(f), nil
+	}
 	return "", nil
 }
 
-// mentioned reports whether a command's text names a guarded file: a
-// .toolingrc, a directory of the wiring files, or the hook binary. It
-// judges the parts of a command no analysis can see into.
-func (g *guard) mentioned(command string) bool {
-	lower := strings.ToLower(command)
-	if strings.Contains(lower, strings.ToLower(toolingrc.FileName)) {
-		return true
+// hardLinked returns the guarded file that path is another name of (a hard
+// link: writing one writes both), or "". Only a file with more than one
+// link costs more than one stat.
+func (g *guard) hardLinked(path string) string {
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() || !manyLinks(info) {
+		return ""
 	}
+	for _, f := range g.existing() {
+		if fi, err := os.Lstat(f); err == nil && os.SameFile(info, fi) {
+			return f
+		}
+	}
+	return ""
+}
+
+// mentioned reports whether a command's text names a guarded file: a
+// .toolingrc, a directory of the wiring files, or the hook binary, also
+// when the name is cut into pieces (".tool"+"ingrc", '.cl”aude') or
+// hidden in an encoding (base64, \x escapes, chr()). It judges the parts
+// of a command no analysis can see into.
+func (g *guard) mentioned(command string) bool {
+	lower := fold(strings.ReplaceAll(command, ":", " "))
+	squeezed := squeeze(lower)
+	names := []string{strings.ToLower(toolingrc.FileName)}
 	for _, pat := range g.patterns {
-		if strings.Contains(lower, strings.ToLower(pat[0])) {
+		names = append(names, strings.ToLower(pat[0]))
+	}
+	for _, b := range g.binary {
+		names = append(names, strings.ToLower(filepath.Base(b)))
+	}
+	for _, n := range names {
+		if strings.Contains(lower, n) || strings.Contains(squeezed, squeeze(n)) {
 			return true
 		}
 	}
-	for _, b := range g.binary {
-		if strings.Contains(lower, strings.ToLower(filepath.Base(b))) {
+	return obfuscated(command)
+}
+
+// squeeze keeps only a text's letters and digits, so that a name cut into
+// quoted pieces reads whole.
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// obfuscated reports code that builds the text it acts on at run time.
+func obfuscated(s string) bool {
+	for _, t := range []string{"base64", "b64decode", "fromCharCode", "chr(", "\\x", "\\u", "\\0", "decode(", "[::-1]", "reverse", "rot13", "codecs", "unhexlify", "fromhex", "atob", "Buffer.from", "xxd", "printf %b"} {
+		if strings.Contains(s, t) {
 			return true
 		}
 	}
@@ -258,17 +351,18 @@ func (g *guard) mentioned(command string) bool {
 }
 
 func (g *guard) what(path string) string {
-	if filepath.Base(path) == toolingrc.FileName {
+	parts := foldParts(path)
+	if len(parts) > 0 && parts[len(parts)-1] == fold(toolingrc.FileName) {
 		return "a " + toolingrc.FileName + " (magehook's configuration)"
 	}
-	parts := split(filepath.ToSlash(path))
-	for _, pat := range g.patterns {
+	for i, pat := range g.folded {
 		if tailMatches(parts, pat) {
-			return "a settings file that runs magehook (" + strings.Join(pat, "/") + ")"
+			return "a settings file that runs magehook (" + strings.Join(g.patterns[i], "/") + ")"
 		}
 	}
-	for _, b := range g.binary {
-		if path == b {
+	fp := "/" + strings.Join(parts, "/")
+	for _, b := range g.fbinary {
+		if fp == b {
 			return "the hook binary"
 		}
 	}

@@ -2,31 +2,27 @@ package configguard
 
 import (
 	"fmt"
-	"github.com/magehook/magehook/pkg/proc"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // shell judges the files a Bash command writes, as the shared shell
 // analysis finds them (gitcmd: redirections, tee, sed -i, cp, mv, rm, ln,
-// install, dd, curl -o, git's own working-tree writes, patches, ...). A
-// write whose path is computed at run time is denied when the command
-// names a guarded file; a command too large or too complex for the budget
-// is an error, which fails the gate closed.
-func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
+// install, dd, curl -o, git's own working-tree writes, patches, ...),
+// starting in dir. A write whose path is computed at run time is denied
+// when the command names a guarded file; a command too large or too
+// complex for the budget is an error, which fails the gate closed.
+func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
 	p := c.Payload
-	home := ""
-	if c.Getenv != nil {
-		home = c.Getenv("HOME")
-	}
 	// The analysis every gate on this call shares (one parse per command).
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, err
 	}
@@ -40,19 +36,25 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 		case w.Dynamic != "":
 			blind = append(blind, w.Op+": "+w.Dynamic)
 			continue
+		case w.Match != nil:
+			what, err = g.matched(w)
 		case w.Glob:
-			what, err = g.glob(w.Path)
+			what, err = g.glob(w.Path, w.Tree)
 		case w.Tree && w.Repo && g.keepsGuarded(a, w):
 			continue
 		case w.Tree && w.Written != "":
-			what, err = g.under(c.Config, home, w.Written)
+			what, err = g.under(w.Written)
 		case w.Tree:
-			what, err = g.under(c.Config, home, w.Path)
+			what, err = g.under(w.Path)
+		case modeOp(w.Op) && isDir(w.Path) && !addsOnly(a, w):
+			// A directory's mode or owner decides who can reach what is
+			// below it (chmod 000 bin: the hook binary cannot run).
+			what, err = g.under(w.Path)
 		case w.Written != "":
 			// As written: the kernel resolves link/.. through the link.
-			what, err = g.guarded(p.CWD, w.Written)
+			what, err = g.guarded(dir, w.Written)
 		default:
-			what, err = g.guarded(p.CWD, w.Path)
+			what, err = g.guarded(dir, w.Path)
 		}
 		if err != nil {
 			return nil, err
@@ -61,32 +63,214 @@ func (g *guard) shell(c *hook.Call, command string) ([]string, error) {
 			reasons = append(reasons, fmt.Sprintf("%s (%s) would change %s, %s", p.ToolName, w.Op, w.Path, what))
 		}
 	}
+	if len(reasons) == 0 {
+		more, err := g.linksMade(a)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, more...)
+	}
 	if len(blind) > 0 && len(reasons) == 0 && g.mentioned(command) {
 		reasons = append(reasons, fmt.Sprintf("%s names a file that configures magehook's gates and writes a file the analysis cannot name (%s)", p.ToolName, strings.Join(blind, "; ")))
 	}
 	return reasons, nil
 }
 
-// glob judges a pattern a command writes: the pattern itself (rm
-// .claude/settings*.json) and every file it matches now.
-func (g *guard) glob(pattern string) (string, error) {
-	if what := g.what(pattern); what != "" {
-		return what, nil
+// modeOp reports a write that changes a file's mode, owner or attributes.
+func modeOp(op string) bool {
+	switch op {
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon":
+		return true
 	}
-	matches, _ := filepath.Glob(pattern)
+	return false
+}
+
+// addsOnly reports a chmod whose mode only adds permissions (+x, u+rw,
+// a+r): it can take no one's access away.
+func addsOnly(a *gitcmd.Analysis, w gitcmd.Write) bool {
+	if w.Op != "chmod" || w.Command < 0 || w.Command >= len(a.Commands) {
+		return false
+	}
+	for _, arg := range a.Commands[w.Command].Args[1:] {
+		v := arg.Value
+		if arg.Dynamic != "" {
+			return false
+		}
+		if strings.HasPrefix(v, "--") {
+			continue
+		}
+		if strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "rwxXst") {
+			continue // -R, -v, -f
+		}
+		// The first operand is the mode.
+		for _, clause := range strings.Split(v, ",") {
+			who, perms, ok := strings.Cut(clause, "+")
+			if !ok || strings.ContainsAny(who, "-=") || strings.ContainsAny(perms, "-=+") || strings.Trim(who, "ugoa") != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// glob judges a pattern a command writes: the pattern itself (rm
+// .claude/settings*.json, each {a,b} alternative) and every path it
+// matches now, as a tree when the write is one (rm -rf .c*). A pattern
+// matching too many paths to list is judged by the directory it starts
+// in.
+func (g *guard) glob(pattern string, tree bool) (string, error) {
+	for _, p := range braces(pattern, 64) {
+		if what := g.what(p); what != "" {
+			return what, nil
+		}
+	}
+	matches, complete := glob(pattern, 10000)
+	if !complete {
+		return g.under(globBase(pattern))
+	}
 	for _, m := range matches {
-		if what, err := g.guarded("", m); what != "" || err != nil {
+		var what string
+		var err error
+		if tree {
+			what, err = g.under(m)
+		} else {
+			what, err = g.guarded("", m)
+		}
+		if what != "" || err != nil {
 			return what, err
 		}
 	}
 	return "", nil
 }
 
+// globBase is the directory part of a pattern before its first pattern
+// character.
+func globBase(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return p
+	}
+	return filepath.Dir(p[:i] + "x")
+}
+
+// matched judges what find selects under a tree (find -name x -delete,
+// -exec rm {} +): only files that exist can be selected, so the tree is
+// guarded when an existing guarded file below it has a name the find's
+// patterns match (or, for a subtree write, a directory on its way does).
+func (g *guard) matched(w gitcmd.Write) (string, error) {
+	root, err := realpath.Resolve(w.Path)
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", w.Path, err)
+	}
+	for _, f := range g.existing() {
+		for _, top := range []string{root, filepath.Clean(w.Path)} {
+			if !within(f, top) {
+				continue
+			}
+			rel := split(filepath.ToSlash(strings.TrimPrefix(foldPath(f), foldPath(top))))
+			if len(rel) == 0 {
+				rel = []string{fold(filepath.Base(f))}
+			}
+			names := rel[len(rel)-1:]
+			if w.Match.Subtree {
+				names = rel
+			}
+			for _, n := range names {
+				all := true
+				for _, pat := range w.Match.Names {
+					all = all && matchName(pat, n)
+				}
+				if all {
+					return "which holds " + f + ", " + g.what(f) + ", a file find selects", nil
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// linksMade judges the symbolic links a command makes to a guarded file
+// or to a directory holding one, when the same command writes anything
+// else: ln -s .claude c && rm c/settings.json writes through a link the
+// judgement of the later write cannot see, since it does not exist yet.
+func (g *guard) linksMade(a *gitcmd.Analysis) ([]string, error) {
+	var reasons []string
+	for i, cmd := range a.Commands {
+		if cmd.Name() != "ln" || cmd.Dir == "" {
+			continue
+		}
+		symbolic := false
+		var ops []string
+		for _, arg := range cmd.Args[1:] {
+			v := arg.Value
+			switch {
+			case arg.Dynamic != "":
+				ops = append(ops, "")
+			case v == "--symbolic" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "s"):
+				symbolic = true
+			case strings.HasPrefix(v, "-"):
+			default:
+				ops = append(ops, v)
+			}
+		}
+		if !symbolic || len(ops) == 0 || !writesBesides(a, i) {
+			continue
+		}
+		targets := ops
+		if len(ops) > 1 {
+			targets = ops[:len(ops)-1]
+		}
+		linkDir := cmd.Dir
+		if len(ops) > 1 {
+			last := ops[len(ops)-1]
+			if !filepath.IsAbs(last) {
+				last = filepath.Join(cmd.Dir, last)
+			}
+			if isDir(last) || strings.HasSuffix(ops[len(ops)-1], "/") {
+				linkDir = last
+			} else {
+				linkDir = filepath.Dir(last)
+			}
+		}
+		for _, t := range targets {
+			if t == "" {
+				continue
+			}
+			for _, base := range []string{linkDir, cmd.Dir} {
+				path := t
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(base, path)
+				}
+				what, err := g.under(path)
+				if err != nil {
+					return nil, err
+				}
+				if what != "" {
+					reasons = append(reasons, fmt.Sprintf("ln -s makes a link to %s, %s, and the same command writes through links it cannot judge yet", path, what))
+					break
+				}
+			}
+		}
+	}
+	return reasons, nil
+}
+
+// writesBesides reports a write by a command other than command i.
+func writesBesides(a *gitcmd.Analysis, i int) bool {
+	for _, w := range a.Writes {
+		if w.Command != i {
+			return true
+		}
+	}
+	return false
+}
+
 // under judges a tree a command may change as a whole (rm -r, mv of a
 // directory, tar -x): it is guarded when it holds a guarded file that
 // exists: a .toolingrc of the configuration, the hook binary, or a wiring
 // file of the checkout or the home directory.
-func (g *guard) under(cfg *toolingrc.Config, home, tree string) (string, error) {
+func (g *guard) under(tree string) (string, error) {
 	if what, err := g.guarded("", tree); what != "" || err != nil {
 		return what, err
 	}
@@ -94,30 +278,34 @@ func (g *guard) under(cfg *toolingrc.Config, home, tree string) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("cannot resolve %s: %w", tree, err)
 	}
-	for _, f := range g.existing(cfg, home) {
-		if realpath.Within(f, dir) || realpath.Within(f, filepath.Clean(tree)) {
+	for _, f := range g.existing() {
+		if within(f, dir) || within(f, filepath.Clean(tree)) {
 			return "which holds " + f + ", " + g.what(f), nil
 		}
 	}
 	return "", nil
 }
 
-// existing lists the guarded files that exist, resolved.
-func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
-	var out []string
+// existing lists the guarded files that exist, resolved (computed once a
+// call, and only when a write needs it).
+func (g *guard) existing() []string {
+	if g.haveSet {
+		return g.have
+	}
+	g.haveSet = true
 	add := func(p string) {
 		if r, err := realpath.Resolve(p); err == nil {
 			if _, err := os.Lstat(r); err == nil {
-				out = append(out, r)
+				g.have = append(g.have, r)
 			}
 		}
 	}
-	roots := []string{home}
-	if cfg != nil {
-		for _, f := range cfg.Files {
+	roots := []string{g.home}
+	if g.cfg != nil {
+		for _, f := range g.cfg.Files {
 			add(f.Path)
 		}
-		roots = append(roots, cfg.Root(), cfg.RepoTop)
+		roots = append(roots, g.cfg.Root(), g.cfg.RepoTop)
 	}
 	for _, b := range g.binary {
 		add(b)
@@ -133,7 +321,7 @@ func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
 			}
 		}
 	}
-	return out
+	return g.have
 }
 
 // keepsGuarded reports whether git's own working-tree write leaves every

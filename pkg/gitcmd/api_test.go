@@ -163,6 +163,15 @@ func dumpWrite(w gitcmd.Write) string {
 	if w.Glob {
 		s += " +glob"
 	}
+	if m := w.Match; m != nil {
+		s += " match" + fmt.Sprint(m.Names)
+		if m.Fold {
+			s = strings.TrimSuffix(s, "]") + " fold]"
+		}
+		if m.Subtree {
+			s = strings.TrimSuffix(s, "]") + " subtree]"
+		}
+	}
 	return s
 }
 
@@ -219,7 +228,7 @@ var writeTable = []struct {
 	{`awk '$1 > 5 {print $2}' in.txt`, nil},
 	{`gofmt -l .`, nil},
 	{`gofmt -w .`, []string{"gofmt -w /repo +tree"}},
-	{`find . -name '*.tmp' -delete`, []string{"find -delete /repo +tree"}},
+	{`find . -name '*.tmp' -delete`, []string{"find -delete /repo +tree match[*.tmp]"}},
 	{`git checkout -- .toolingrc`, []string{"git checkout /repo/.toolingrc +tree +repo"}},
 	{`git -C sub stash`, []string{"git stash /repo/sub +tree +repo"}},
 	{`git reset --hard HEAD`, []string{"git reset /repo +tree +repo"}},
@@ -228,6 +237,31 @@ var writeTable = []struct {
 	{`curl -o out.bin https://x`, []string{"curl /repo/out.bin"}},
 	{`echo x > /dev/null; echo y >&2`, nil},
 	{`sudo tee /etc/hosts < x`, []string{"tee /etc/hosts"}},
+	// find: the trees it walks, narrowed to the names it selects.
+	{`find . -name '*.o' -delete`, []string{"find -delete /repo +tree match[*.o]"}},
+	{`find a b -iname X -exec rm -rf {} +`, []string{"rm /repo/a +tree match[X fold subtree]", "rm /repo/b +tree match[X fold subtree]"}},
+	{`find . -name '*.txt' -exec mv {} {}.bak \;`, []string{"mv /repo +tree match[*.txt subtree]", "mv /repo +tree match[*.txt.bak subtree]"}},
+	{`find . -name x -o -name y -delete`, []string{"find -delete /repo +tree"}},
+	{`find . -exec rm {}/.. \;`, []string{"rm /repo +tree"}},
+	{`find . -name x -exec cat {} \;`, nil},
+	// Writers that replace their files.
+	{`gzip a b`, []string{"gzip /repo/a", "gzip /repo/b"}},
+	{`gzip -k a`, nil},
+	{`gunzip a.gz`, []string{"gunzip /repo/a.gz", "gunzip -d /repo/a"}},
+	{`zstd a`, nil},
+	{`zstd --rm a`, []string{"zstd /repo/a"}},
+	{`xz -dc a.xz`, nil},
+	{`dos2unix a`, []string{"dos2unix /repo/a"}},
+	{`awk -i inplace '{print}' a`, []string{"awk -i inplace /repo/a"}},
+	{`awk '{print}' a`, nil},
+	{`yq -i .x=1 a.yml`, []string{"yq -i /repo/.x=1", "yq -i /repo/a.yml"}},
+	{`git config -f a.cfg x.y z`, []string{"git config -f /repo/a.cfg"}},
+	{`git config --file a.cfg --get x.y`, nil},
+	// Hard links: the source is the same file as the new name.
+	{`ln a n`, []string{"ln (hard link) /repo/a", "ln /repo/n/a"}},
+	{`ln -s a n`, []string{"ln /repo/n/a"}},
+	{`cp -l a /tmp/n`, []string{"cp (hard link) /repo/a", "cp /tmp/n/a"}},
+	{`link a b`, []string{"link /repo/a", "link /repo/b"}},
 }
 
 func TestWrites(t *testing.T) {

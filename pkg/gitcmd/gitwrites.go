@@ -125,6 +125,23 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		w.addWrite(Word{Value: "."}, "git init", in, idx, true)
 	case "config":
 		w.gitConfig(g)
+		// git config -f FILE writes FILE, whatever its name, unless it
+		// only reads.
+		var file *Word
+		for i, a := range g.Args {
+			v := a.Value
+			switch {
+			case (v == "-f" || v == "--file") && i+1 < len(g.Args):
+				file = &g.Args[i+1]
+			case strings.HasPrefix(v, "--file="):
+				file = &Word{Value: strings.TrimPrefix(v, "--file="), Dynamic: a.Dynamic}
+			case strings.HasPrefix(v, "--get") || v == "-l" || v == "--list" || v == "get" || v == "list":
+				return
+			}
+		}
+		if file != nil {
+			w.addWrite(*file, "git config -f", in, idx, false)
+		}
 	}
 }
 

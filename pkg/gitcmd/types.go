@@ -178,10 +178,26 @@ type Write struct {
 	// Dir is the directory a relative path is resolved in, empty when
 	// it is only known at run time.
 	Dir string
+	// Match, when set, narrows a Tree write to what find selects: only
+	// entries under Path that it matches change (find -name x -delete,
+	// find -name x -exec rm {} +).
+	Match *Match
 	// At is where in Analysis.Commands the write happens: before the
 	// command of that index runs (Command itself, or the first command of
 	// the compound whose redirection it is).
 	At int
+}
+
+// Match is what find selects under a tree it writes.
+type Match struct {
+	// Names are shell patterns that the base name of every entry changed
+	// matches, all of them (find -name and -iname before the action).
+	Names []string
+	// Fold: some pattern is an -iname, compared without case.
+	Fold bool
+	// Subtree: everything below a matching entry changes too (-exec rm
+	// -r {}); otherwise only the entries themselves.
+	Subtree bool
 }
 
 // Name is the base name of the command word as progName reads it ("git"

@@ -309,6 +309,45 @@ func isName(s string) bool {
 // findExec follows the commands find runs with -exec, -execdir, -ok and
 // -okdir (up to ";" or "+"); {} is a path only run time knows, and
 // -execdir runs in each match's directory.
+// findEach is the reason of find -exec's {} word.
+const findEach = "find replaces {} with each path it matches"
+
+// findNarrow turns the writes to {} that find -exec's command made (from
+// index first on) into writes of the trees find walks: narrowed to the
+// names its tests select when the word is {} or {}<suffix> (rm {},
+// mv {} {}.bak) and the tests bound them, else the whole trees (rm -rf
+// {}/.., find . -exec rm {} +).
+func (w *walker) findNarrow(args []Word, action, first int, sc scope) {
+	roots := findRoots(args[1:])
+	m := findMatch(args[1+len(roots) : action])
+	var out []Write
+	for _, wr := range w.a.Writes[first:] {
+		value, ok := strings.CutSuffix(wr.Dynamic, ", and "+findEach)
+		if !ok {
+			out = append(out, wr)
+			continue
+		}
+		_, value, _ = strings.Cut(value, " writes to ")
+		var mm *Match
+		if suffix, ok := strings.CutPrefix(value, "{}"); ok && m != nil && !strings.ContainsAny(suffix, "/{") {
+			mm = &Match{Fold: m.Fold, Subtree: wr.Tree}
+			for _, n := range m.Names {
+				mm.Names = append(mm.Names, n+suffix)
+			}
+		}
+		for _, r := range defaultDot(roots) {
+			n := len(w.a.Writes)
+			w.addWrite(r, wr.Op, sc, wr.Command, true)
+			for _, nw := range w.a.Writes[n:] {
+				nw.Match, nw.At = mm, wr.At
+				out = append(out, nw)
+			}
+			w.a.Writes = w.a.Writes[:n]
+		}
+	}
+	w.a.Writes = append(w.a.Writes[:first], out...)
+}
+
 func (w *walker) findExec(args []Word, sc scope) {
 	for i := 1; i < len(args); i++ {
 		switch args[i].Value {
@@ -325,11 +364,13 @@ func (w *walker) findExec(args []Word, sc scope) {
 			cmd := make([]Word, 0, end-i-1)
 			for _, a := range args[i+1 : end] {
 				if strings.Contains(a.Value, "{}") {
-					a = Word{Value: a.Value, Dynamic: "find replaces {} with each path it matches"}
+					a = Word{Value: a.Value, Dynamic: findEach}
 				}
 				cmd = append(cmd, a)
 			}
+			first := len(w.a.Writes)
 			w.run(cmd, inner, "")
+			w.findNarrow(args, i, first, sc)
 			i = end
 		}
 	}

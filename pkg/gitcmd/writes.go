@@ -258,6 +258,65 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		}
 	case "find":
 		w.findWrites(rest, sc, idx)
+	case "gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress", "brotli":
+		// Each file is replaced by its (de)compressed form: the original
+		// goes, unless kept or written to stdout (zstd, lz4 and brotli keep
+		// it unless told to remove it); decompressing writes the name
+		// without the suffix.
+		o := parseOpts(rest, "bSoTL", []string{"--suffix", "--output", "--threads", "--format"})
+		if o.has('c', "--stdout", "--to-stdout") || o.has('t', "--test") || o.has('l', "--list") {
+			break
+		}
+		keep := o.has('k', "--keep")
+		if name == "zstd" || name == "unzstd" || name == "lz4" || name == "brotli" {
+			keep = !o.has(0, "--rm") && !o.has('j', "--rm")
+		}
+		decompress := o.has('d', "--decompress", "--uncompress") || strings.HasPrefix(name, "un") || name == "gunzip" || name == "bunzip2"
+		for _, t := range o.operands {
+			if !keep {
+				add(t, name, false)
+			}
+			if decompress && t.Dynamic == "" {
+				if ext := filepath.Ext(t.Value); ext != "" {
+					add(Word{Value: strings.TrimSuffix(t.Value, ext), Glob: t.Glob}, name+" -d", false)
+				}
+			}
+		}
+	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
+		for _, t := range parseOpts(rest, "", nil).operands {
+			add(t, name, false)
+		}
+	case "awk", "gawk":
+		// gawk -i inplace (or --include=inplace) rewrites its files.
+		o := parseOpts(rest, "fvFiE", []string{"--file", "--assign", "--field-separator", "--include"})
+		inPlace := false
+		for _, k := range []string{"-i", "--include"} {
+			for _, v := range o.values[k] {
+				inPlace = inPlace || strings.HasPrefix(v.Value, "inplace")
+			}
+		}
+		files := o.operands
+		if _, ok := o.value("-f", "--file"); !ok && len(files) > 0 {
+			files = files[1:] // the program
+		}
+		if inPlace {
+			for _, t := range files {
+				add(t, name+" -i inplace", false)
+			}
+		}
+	case "yq":
+		o := parseOpts(rest, "", nil)
+		if o.has('i', "--inplace") {
+			for _, t := range o.operands {
+				add(t, "yq -i", false)
+			}
+		}
+	case "link":
+		// A hard link: the new name is the same file as the old one, so a
+		// later write through it changes both.
+		for _, t := range parseOpts(rest, "", nil).operands {
+			add(t, "link", false)
+		}
 	case "split", "csplit":
 		add(Word{Value: "."}, name, true)
 	case "ed", "ex", "red":
@@ -298,6 +357,16 @@ func (w *walker) copyWrites(name string, rest []Word, sc scope, idx int) {
 		return
 	}
 	srcs := o.operands
+	if (op == "ln" && !o.has('s', "--symbolic")) || (op == "cp" && o.has('l', "--link")) {
+		// A hard link makes the source and the new name one file: a later
+		// write through the new name changes the source.
+		for _, s := range srcs[:max(0, len(srcs)-1)] {
+			w.addWrite(s, op+" (hard link)", sc, idx, tree)
+		}
+		if _, ok := o.value("-t", "--target-directory"); ok || len(srcs) == 1 && op == "ln" {
+			w.addWrite(srcs[len(srcs)-1], op+" (hard link)", sc, idx, tree)
+		}
+	}
 	var dest Word
 	intoDir := false
 	if t, ok := o.value("-t", "--target-directory"); ok {
@@ -383,20 +452,15 @@ func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
 // findWrites: find -delete removes what it matches under its roots;
 // -fprint and friends write a file.
 func (w *walker) findWrites(rest []Word, sc scope, idx int) {
-	var roots []Word
-	i := 0
-	for ; i < len(rest); i++ {
-		v := rest[i].Value
-		if strings.HasPrefix(v, "-") && v != "-" || v == "(" || v == "!" {
-			break
-		}
-		roots = append(roots, rest[i])
-	}
-	for ; i < len(rest); i++ {
+	roots := findRoots(rest)
+	for i := len(roots); i < len(rest); i++ {
 		switch rest[i].Value {
 		case "-delete":
 			for _, r := range defaultDot(roots) {
 				w.addWrite(r, "find -delete", sc, idx, true)
+				if m := findMatch(rest[len(roots):i]); m != nil {
+					w.a.Writes[len(w.a.Writes)-1].Match = m
+				}
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(rest) {
@@ -404,6 +468,50 @@ func (w *walker) findWrites(rest []Word, sc scope, idx int) {
 			}
 		}
 	}
+}
+
+// findRoots are find's starting points: the words before its expression.
+func findRoots(rest []Word) []Word {
+	for i, a := range rest {
+		if v := a.Value; strings.HasPrefix(v, "-") && v != "-" || v == "(" || v == "!" {
+			return rest[:i]
+		}
+	}
+	return rest
+}
+
+// findMatch reads the tests before an action of a find expression: when
+// they are joined by "and" alone, the entries the action reaches have base
+// names matching every -name and -iname pattern among them. Anything else
+// (-o, a comma, parentheses, a negated or computed name) selects what
+// this reading cannot bound: nil.
+func findMatch(expr []Word) *Match {
+	m := &Match{}
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if a.Dynamic != "" {
+			return nil
+		}
+		switch a.Value {
+		case "-o", "-or", ",", "(", ")", "\\(", "\\)":
+			return nil
+		case "!", "-not":
+			if i+1 < len(expr) && (expr[i+1].Value == "-name" || expr[i+1].Value == "-iname") {
+				i += 2 // a name it must not have bounds nothing
+			}
+		case "-name", "-iname":
+			if i+1 >= len(expr) || expr[i+1].Dynamic != "" {
+				return nil
+			}
+			m.Names = append(m.Names, expr[i+1].Value)
+			m.Fold = m.Fold || a.Value == "-iname"
+			i++
+		}
+	}
+	if len(m.Names) == 0 {
+		return nil
+	}
+	return m
 }
 
 // patchWrites: the files a patch changes, from its text (stdin or -i).

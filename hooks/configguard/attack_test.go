@@ -1,0 +1,204 @@
+package configguard_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/hooktest"
+)
+
+// wired is a checkout on a feature branch with every kind of guarded file
+// in place: the .toolingrc, a wiring file, the hook binary.
+func wired(t *testing.T) string {
+	root := checkout(t)
+	for _, f := range []string{".claude/settings.json", "bin/magehook", "src/main.go", "build/out.o", "sub/keep"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// A case-insensitive file system (macOS, Windows, a casefold directory on
+// Linux) opens the guarded file for any spelling it folds to: every such
+// spelling is guarded, on every system.
+func TestSpellingsAFileSystemFoldsTogether(t *testing.T) {
+	root := wired(t)
+	for _, path := range []string{
+		".TOOLINGRC", "sub/.ToolingRC", ".Claude/Settings.JSON", ".CLAUDE/settings.local.JSON", "BIN/MAGEHOOK", "Bin/MageHook",
+		".CODEX/hooks.json", ".GitHub/Hooks/magehook.json",
+		".toolingrc.", ".toolingrc ", ".toolingrc::$DATA", // Windows strips trailing dots and spaces; a stream is the file
+		".tool\u200cingrc", ".c\u200dlaude/settings.json", // HFS+ ignores zero-width joiners
+		".toolıngrc", // NTFS upper-cases the dotless i to I
+	} {
+		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) {
+			t.Errorf("Write %q: %+v, want a deny", path, out)
+		}
+		if out := run(t, root, "Bash", map[string]any{"command": "rm -f '" + path + "'"}); !denied(out) {
+			t.Errorf("rm %q: %+v, want a deny", path, out)
+		}
+	}
+	for _, cmd := range []string{"rm -rf BIN", "rm -rf .CLAUDE", "RM -rf .claude", "mv .Claude x", "Rm.exe .toolingrc"} {
+		if out := run(t, root, "Bash", map[string]any{"command": cmd}); !denied(out) {
+			t.Errorf("%q: %+v, want a deny", cmd, out)
+		}
+	}
+	// Names that fold to something else stay allowed.
+	for _, path := range []string{".toolingrc.bak", "toolingrc", ".claude/SETTINGS.md", "BIN/other", ".claudex/settings.json"} {
+		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); denied(out) {
+			t.Errorf("Write %q: %+v, want it allowed", path, out)
+		}
+	}
+}
+
+// Relative paths start where the tool call runs: the harness's
+// working-directory argument (Codex's and OpenCode's workdir, Gemini's
+// dir_path), not the payload's cwd nor the hook process's directory.
+func TestRelativePathsStartInTheWorkingDirectoryArgument(t *testing.T) {
+	root := wired(t)
+	sub := filepath.Join(root, "sub")
+	for _, tt := range []struct {
+		tool string
+		in   map[string]any
+	}{
+		{"Bash", map[string]any{"command": "rm -rf .claude", "workdir": root}},
+		{"Bash", map[string]any{"command": "rm bin/magehook", "workdir": ".."}},
+		{"Bash", map[string]any{"command": "chmod -x bin/magehook", "dir_path": root}},
+		{"Bash", map[string]any{"command": "rm -rf .c*", "workdir": root}},
+		{"PowerShell", map[string]any{"command": "Remove-Item -Recurse .claude", "workdir": root}},
+		{"PowerShell", map[string]any{"command": "Remove-Item bin/magehook", "workdir": root}},
+	} {
+		out := hooktest.Run(t, handlers, sub, "PreToolUse", "PreToolUse/edit", map[string]any{"tool_name": tt.tool, "tool_input": tt.in})
+		if !denied(out) {
+			t.Errorf("%s %v from %s: %+v, want a deny", tt.tool, tt.in, sub, out)
+		}
+	}
+	// The same command in a directory holding nothing guarded is allowed.
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/edit", map[string]any{"tool_name": "Bash",
+		"tool_input": map[string]any{"command": "rm -rf .claude bin", "workdir": sub}})
+	if denied(out) {
+		t.Errorf("rm -rf in %s: %+v, want it allowed", sub, out)
+	}
+	// An edited file's relative path: from the cwd.
+	out = hooktest.Run(t, handlers, sub, "PreToolUse", "PreToolUse/edit", map[string]any{"tool_name": "Write",
+		"tool_input": map[string]any{"file_path": "../bin/magehook", "content": "x"}})
+	if !denied(out) {
+		t.Errorf("Write ../bin/magehook from %s: %+v", sub, out)
+	}
+}
+
+// Bash commands that reach a guarded file without naming it as written,
+// and the everyday commands that must stay allowed.
+func TestShellAttacks(t *testing.T) {
+	root := wired(t)
+	gittest.Git(t, root, "add", "-A")
+	gittest.Git(t, root, "commit", "-qm", "wired")
+	os.Symlink(filepath.Join(root, ".claude"), filepath.Join(root, "sub", "cl"))
+	os.WriteFile(filepath.Join(root, "notes"), []byte("n\n"), 0o644)
+	if err := os.Link(filepath.Join(root, ".toolingrc"), filepath.Join(root, "sub", "rc")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		command string
+		deny    bool
+	}{
+		// Patterns: braces, negated classes, a tree matched by a pattern.
+		{`rm -f .{toolingrc,x}`, true},
+		{`rm -rf .{claude,x}`, true},
+		{`rm -rf .c*`, true},
+		{`rm -rf ?claude`, true},
+		{`rm -rf .[!.]*`, true},
+		{`rm -rf .clau[d]e`, true},
+		{`rm -rf b?n`, true},
+		{`rm -rf s*/cl/*`, true},
+		{`rm -rf build/*.o`, false},
+		{`rm -rf .{git,x}ignore`, false},
+		// find: what it selects, by name.
+		{`find . -name 'settings*.json' -exec rm {} +`, true},
+		{`find . -type f -name '*.json' -exec rm {} \;`, true},
+		{`find . -iname '.TOOL*' -delete`, true},
+		{`find . -name magehook -execdir rm {} +`, true},
+		{`find . -name .claude -exec rm -rf {} +`, true},
+		{`find . -name '*.o' -o -name x -delete`, true},
+		{`find . -name '*.json' -exec rm {}.bak \; -exec rm -rf {}/.. \;`, true},
+		{`find . -type f -exec rm {} +`, true},
+		{`find . -exec rm -rf {} +`, true},
+		{`find . -name '*.json' -exec mv {} {}.bak \;`, true},
+		{`find . -name '*.txt' -exec mv {} {}.bak \;`, false},
+		{`find . -name '*.o' -delete`, false},
+		{`find . -name __pycache__ -prune -exec rm -rf {} +`, false},
+		{`find build -type f -delete`, false},
+		// Writers the analysis did not know.
+		{`gzip .toolingrc`, true},
+		{`xz .claude/settings.json`, true},
+		{`zstd --rm .toolingrc`, true},
+		{`gunzip .toolingrc.gz`, true},
+		{`zstd .toolingrc`, false}, // keeps the original
+		{`gzip -c .toolingrc > /tmp/rc.gz`, false},
+		{`dos2unix .toolingrc`, true},
+		{`awk -i inplace '{print}' .toolingrc`, true},
+		{`gawk -i inplace 1 .claude/settings.json`, true},
+		{`yq -i '.a=1' .claude/settings.json`, true},
+		{`git config -f .claude/settings.json hooks.x y`, true},
+		{`git config --file=.toolingrc a.b c`, true},
+		{`git config -f .claude/settings.json --get hooks.x`, false},
+		{`awk '{print}' .toolingrc`, false},
+		// Hard links: made now, or made before (sub/rc is .toolingrc).
+		{`ln .toolingrc notes2`, true},
+		{`cp -l .claude/settings.json /tmp/s`, true},
+		{`cp -al .claude /tmp/c`, true},
+		{`link bin/magehook /tmp/m`, true},
+		{`echo x > sub/rc`, true},
+		{`ln -s .toolingrc /tmp/rc-link`, false}, // a link alone changes nothing
+		// Links made by the command itself, then written through.
+		{`ln -s .claude c && rm c/settings.json`, true},
+		{`mkdir -p d && cd d && ln -s ../.toolingrc t && rm t`, true},
+		{`ln -s "$PWD/bin" b; chmod -x b/magehook`, true},
+		{`ln -s src s && echo x > s/y.go`, false},
+		// A directory's mode decides who reaches what is below it.
+		{`chmod 000 bin`, true},
+		{`chmod -R a-x .`, true},
+		{`chmod u=r bin`, true},
+		{`chown -R nobody .claude`, true},
+		{`chmod +x bin`, false},
+		{`chmod u+rwx,g+r bin`, false},
+		{`chmod 644 src/main.go`, false},
+		// A computed path in a command that hides the name it means.
+		{`rm $(printf '\x2etoolingrc')`, true},
+		{`python3 -c 'import os; os.remove("."+"toolingrc")'`, true},
+		{`perl -e 'unlink ".tool"."ingrc"'`, true},
+		{`python3 -c 'import shutil; shutil.rmtree(".cl"+"aude")'`, true},
+		{`node -e 'require("fs").rmSync(Buffer.from("LmNsYXVkZQ==","base64").toString(),{recursive:true})'`, true},
+		{`python3 -c 'open("out.txt","w").write("x")'`, false},
+		// Everyday commands.
+		{`git status`, false},
+		{`ls -la`, false},
+		{`go test ./...`, false},
+		{`npm test`, false},
+		{`cat README.md | head`, false},
+		{`cat .toolingrc .claude/settings.json`, false},
+		{`grep -rn toolingrc .`, false},
+		{`rm -rf node_modules build dist`, false},
+		{`mkdir -p build && echo x > build/out`, false},
+		{`cp .toolingrc /tmp/backup`, false},
+		{`gofmt -l .`, false},
+	} {
+		out := run(t, root, "Bash", map[string]any{"command": tt.command})
+		if denied(out) != tt.deny || out.Code != 0 {
+			t.Errorf("%q: %+v, want deny %v", tt.command, out, tt.deny)
+		}
+	}
+}
+
+// What is denied says why, naming the file.
+func TestAttackReasonsNameTheFile(t *testing.T) {
+	root := wired(t)
+	out := run(t, root, "Bash", map[string]any{"command": "find . -name 'settings*.json' -exec rm {} +"})
+	if !strings.Contains(out.Stdout, filepath.Join(".claude", "settings.json")) || !strings.Contains(out.Stdout, "find selects") {
+		t.Errorf("%+v", out)
+	}
+}
