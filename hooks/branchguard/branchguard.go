@@ -79,6 +79,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -100,11 +101,18 @@ func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
 	var fs []Finding
 	for _, path := range p.EditedPaths() {
-		f, err := edit(p.ToolName, p.CWD, path, v.Values)
-		if err != nil {
-			return hook.Result{}, err
+		// A relative path is judged from each directory it may start in:
+		// the tool's working-directory argument and the cwd.
+		for _, dir := range editDirs(c) {
+			f, err := edit(p.ToolName, dir, path, v.Values)
+			if err != nil {
+				return hook.Result{}, err
+			}
+			fs = append(fs, f...)
+			if filepath.IsAbs(path) {
+				break
+			}
 		}
-		fs = append(fs, f...)
 	}
 	switch {
 	case p.IsTool("Bash"):
@@ -134,9 +142,21 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Deny(Message(c.Harness, fs)), nil
 }
 
+// editDirs are the directories an edited file's relative path may start
+// in: the tool's working-directory argument, then the payload's cwd.
+func editDirs(c *hook.Call) []string {
+	dirs := []string{Dir(c)}
+	if cwd := c.Payload.CWD; cwd != "" && cwd != dirs[0] {
+		dirs = append(dirs, cwd)
+	}
+	return dirs
+}
+
 // edit judges one file a tool is about to change: the checkout that holds
 // it (after its symbolic links are resolved) decides; a file outside any
-// git checkout is allowed.
+// git checkout is allowed, and so is a file git ignores there (build
+// output, .env.local, node_modules/...: no commit can carry it; the gate
+// configuration among them stays configguard's).
 func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
 	if !filepath.IsAbs(path) {
 		// Joined as written: cleaning would drop "link/.." before the
@@ -155,6 +175,9 @@ func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
 	case repo.Unknown != "":
 		return []Finding{{Rule: RuleUndecided, Where: repo.Root, Detail: fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", tool, path, repo.Root, repo.Unknown)}}, nil
 	case ch.resolveProtect(repo)[repo.Branch]:
+		if resolved, err := realpath.Resolve(path); err == nil && ignored(repo.Root, resolved, false) {
+			return nil, nil
+		}
 		return []Finding{{Rule: RuleWrite, Ref: repo.Branch, Where: repo.Root, Detail: fmt.Sprintf("%s would change %s on the protected branch %s of %s", tool, path, repo.Branch, repo.Root)}}, nil
 	}
 	return nil, nil

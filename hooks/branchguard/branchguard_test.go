@@ -1,6 +1,7 @@
 package branchguard_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -160,4 +161,46 @@ func TestProtectTheRemoteDefault(t *testing.T) {
 	gittest.Git(t, root, "remote", "set-head", "origin", "main")
 	out = hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git commit -m x", "cwd": root})
 	deny(t, out, "would move the protected branch main")
+}
+
+// A file git ignores is no commit on a protected branch: Edit and Write
+// of build output, .env.local or node_modules/... are allowed there. A
+// tracked file stays denied whatever .gitignore says, and the gate's own
+// configuration stays configguard's (see its tests).
+func TestEditsOfIgnoredFilesOnAProtectedBranch(t *testing.T) {
+	root, _ := setup(t)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("build/\n.env.local\nnode_modules/\n*.log\nsrc/a.go\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte("scratch.txt\n"), 0o644)
+	os.Symlink(filepath.Join(root, "src", "a.go"), filepath.Join(root, "ignored.log"))
+	for _, tt := range []struct {
+		path string
+		deny bool
+	}{
+		{"build/out/app", false},
+		{".env.local", false},
+		{"node_modules/left-pad/index.js", false},
+		{"debug.log", false},
+		{"scratch.txt", false},
+		{filepath.Join(root, "build", "x"), false},
+		{"src/a.go", true},    // tracked: ignoring it changes nothing
+		{"src/b.go", true},    // new and not ignored
+		{".gitignore", true},  // making more ignored is a change too
+		{"ignored.log", true}, // an ignored link to a tracked file
+		{"build/../src/a.go", true},
+	} {
+		for _, fixture := range []string{"PreToolUse/write", "PreToolUse/edit"} {
+			out := hooktest.Run(t, handlers, root, "PreToolUse", fixture, map[string]any{"tool_input.file_path": tt.path})
+			if got := strings.Contains(out.Stdout, `"permissionDecision":"deny"`); got != tt.deny || out.Code != 0 {
+				t.Errorf("%s %s: deny %v, want %v: %+v", fixture, tt.path, got, tt.deny, out)
+			}
+		}
+	}
+}
+
+// An edited file's relative path starts in the tool's working-directory
+// argument too, not only in the cwd.
+func TestRelativeEditsStartInTheWorkingDirectoryArgument(t *testing.T) {
+	root, feature := setup(t)
+	out := hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": "src/a.go", "tool_input.workdir": root})
+	deny(t, out, "protected branch main")
 }

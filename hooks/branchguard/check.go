@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
 )
 
@@ -734,12 +735,7 @@ func globBase(p string) string {
 
 // ignored asks git whether a path is ignored (only on the way to a deny).
 func ignored(root, path string, dir bool) bool {
-	if dir {
-		path += string(filepath.Separator)
-	}
-	cmd := exec.Command("git", "-C", root, "check-ignore", "-q", "--", path)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	return cmd.Run() == nil
+	return gitignore.Ignored(root, path, dir)
 }
 
 func describe(e effect) string {

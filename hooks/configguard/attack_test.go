@@ -202,3 +202,19 @@ func TestAttackReasonsNameTheFile(t *testing.T) {
 		t.Errorf("%+v", out)
 	}
 }
+
+// branchguard lets the agent write files git ignores on a protected
+// branch; a .gitignore (or .git/info/exclude) naming the gate's own files
+// is no way round configguard.
+func TestIgnoringAGuardedFileIsNoWayRound(t *testing.T) {
+	root := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable branchguard\n", ".gitignore": ".claude/\nbin/\n.toolingrc\n"})
+	os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte(".codex/\n"), 0o644)
+	for _, path := range []string{".toolingrc", ".claude/settings.json", "bin/magehook", ".codex/hooks.json"} {
+		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) || !strings.Contains(out.Stdout, "by hand") {
+			t.Errorf("Write %s on main, ignored: %+v", path, out)
+		}
+	}
+	if out := run(t, root, "Write", map[string]any{"file_path": ".claude/notes.md", "content": "x"}); denied(out) {
+		t.Errorf("an ignored file that is not guarded: %+v", out)
+	}
+}

@@ -176,3 +176,17 @@ func Ensure(ctx context.Context, cfg *toolingrc.Config, dryRun bool) (Outcome, e
 	}
 	return out, nil
 }
+
+// Ignored reports whether git ignores path in the checkout at root: an
+// untracked path a .gitignore, .git/info/exclude or core.excludesFile
+// names (a directory's path with dir set). A tracked file is never
+// ignored, whatever the patterns say: a change to it is a change git sees.
+// It asks git (one process), so gates call it only on the way to a
+// denial; an error (no git, not a checkout) is not ignored.
+func Ignored(root, path string, dir bool) bool {
+	if dir && !strings.HasSuffix(path, string(filepath.Separator)) {
+		path += string(filepath.Separator)
+	}
+	g := gitx.Git{Dir: root}
+	return g.OK(context.Background(), "check-ignore", "-q", "--", path)
+}
