@@ -218,3 +218,55 @@ func TestIgnoringAGuardedFileIsNoWayRound(t *testing.T) {
 		t.Errorf("an ignored file that is not guarded: %+v", out)
 	}
 }
+
+// PowerShell pipelines name no path where the writing cmdlet is: the
+// guarded file is reached through what the producing cmdlet lists.
+func TestPowerShellPipelines(t *testing.T) {
+	root := wired(t)
+	os.MkdirAll(filepath.Join(root, ".github", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(root, ".github", "hooks", "magehook.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.json"), []byte("{}"), 0o644)
+	for _, tt := range []struct {
+		command string
+		deny    bool
+	}{
+		{`Get-ChildItem -Recurse | Remove-Item`, true},
+		{`gci | rm -Recurse -Force`, true},
+		{`gci .claude | rm`, true},
+		{`ls .github/hooks/*.json | Remove-Item -Force`, true},
+		{`Get-ChildItem -Path .claude -Filter *.json | Remove-Item`, true},
+		{`gci -r -Include settings*.json | Remove-Item`, true},
+		{`gci . -Recurse -Filter magehook | ? { $_.Length } | Remove-Item`, true},
+		{`Remove-Item -Path (Get-ChildItem .claude)`, true},
+		{`Remove-Item (gci -r bin)`, true},
+		{`rm $(Get-ChildItem .claude -Force)`, true},
+		{`Get-Item .toolingrc | Clear-Content`, true},
+		{`gci .claude | Set-Content -Value '{}'`, true},
+		{`'.toolingrc' | Remove-Item`, true},
+		{`$files | Remove-Item`, true},
+		{`Get-Content list.txt | Remove-Item`, true},
+		{`Remove-Item -LiteralPath .claude/settings.json`, true},
+		{`Move-Item -LiteralPath .toolingrc -Destination old`, true},
+		{`Copy-Item x -Destination .claude/settings.json`, true},
+		{`[IO.File]::WriteAllText('.toolingrc', 'x')`, true},
+		{`$p = '.tool' + 'ingrc'; Set-Content $p x`, true},
+		{`Set-Content (Join-Path $PWD .toolingrc) x`, true},
+		{`'x' > $env:USERPROFILE\.claude\settings.json`, true},
+		// Pipelines that reach nothing guarded, and everyday commands.
+		{`ls *.json | Remove-Item -Force`, false},
+		{`Get-ChildItem build -Recurse | Remove-Item -Recurse`, false},
+		{`gci -r -Filter *.o | Remove-Item`, false},
+		{`gci src | Set-Content -Value x`, false},
+		{`Get-ChildItem -Recurse | Select-Object Name`, false},
+		{`gci | Out-File listing.txt`, false},
+		{`gci src | Copy-Item -Destination $env:TEMP`, false},
+		{`gci .claude | Copy-Item -Destination $env:TEMP`, true}, // a computed path in a command naming a guarded file
+		{`Get-Content .toolingrc | Select-String branchguard`, false},
+		{`git status; go test ./...`, false},
+	} {
+		out := run(t, root, "PowerShell", map[string]any{"command": tt.command})
+		if denied(out) != tt.deny || out.Code != 0 {
+			t.Errorf("%q: %+v, want deny %v", tt.command, out, tt.deny)
+		}
+	}
+}

@@ -2,10 +2,12 @@ package configguard
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
+	"github.com/magehook/magehook/pkg/realpath"
 )
 
 // powershell judges a PowerShell command: the files its cmdlets and
@@ -41,6 +43,21 @@ func (g *guard) powershell(c *hook.Call, command, dir string) ([]string, []strin
 			paths = append(paths, w)
 		}
 	}
+	for _, t := range a.Trees {
+		what, err := g.tree(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if what != "" {
+			reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, t.Path, what))
+		}
+	}
+	// A writing cmdlet fed paths this reader cannot follow may reach any
+	// file, the guarded ones included (a relative path from here, an
+	// absolute one anywhere): it is denied whatever the command names.
+	for _, u := range a.Unknown {
+		reasons = append(reasons, fmt.Sprintf("%s: %s, so configguard cannot tell whether it changes a file that configures magehook's gates; name the files in the command", p.ToolName, u))
+	}
 	// The native commands it runs (git, python -c, tar, cp, ...) are
 	// judged as a shell would run them; text that is not shell syntax
 	// adds nothing.
@@ -51,4 +68,63 @@ func (g *guard) powershell(c *hook.Call, command, dir string) ([]string, []strin
 		reasons = append(reasons, fmt.Sprintf("PowerShell names a file that configures magehook's gates in a part configguard cannot see into (%s)", strings.Join(blind, "; ")))
 	}
 	return reasons, paths, nil
+}
+
+// tree judges what a listing cmdlet hands a writing one (pwsh.Tree): the
+// matches of its path, or the entries in each that is a directory, whose
+// names pass its filters; an entry that is a guarded file, or (for a
+// writer that changes what is below) holds one, is guarded.
+func (g *guard) tree(t pwsh.Tree) (string, error) {
+	bases := []string{t.Path}
+	if hasMeta(t.Path) {
+		var complete bool
+		if bases, complete = glob(t.Path, 10000); !complete {
+			return g.under(globBase(t.Path))
+		}
+	}
+	named := func(name string) bool {
+		for _, n := range t.Names {
+			if !matchName(n, name) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, b := range bases {
+		if !t.Children || !isDir(b) {
+			if !named(filepath.Base(b)) {
+				continue
+			}
+			what, err := g.guarded("", b)
+			if what == "" && err == nil && t.Subtree {
+				what, err = g.under(b)
+			}
+			if what != "" || err != nil {
+				return what, err
+			}
+			continue
+		}
+		top, err := realpath.Resolve(b)
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve %s: %w", b, err)
+		}
+		for _, f := range g.existing() {
+			for _, dir := range []string{top, filepath.Clean(b)} {
+				if !within(f, dir) || foldPath(f) == foldPath(dir) {
+					continue
+				}
+				rel := split(strings.TrimPrefix(foldPath(f), foldPath(dir)))
+				last := 0
+				if t.Recurse {
+					last = len(rel) - 1
+				}
+				for k := 0; k <= last && k < len(rel); k++ {
+					if named(rel[k]) && (k == len(rel)-1 || t.Subtree) {
+						return "which holds " + f + ", " + g.what(f), nil
+					}
+				}
+			}
+		}
+	}
+	return "", nil
 }

@@ -25,6 +25,7 @@ package pwsh
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 )
@@ -35,6 +36,10 @@ type Word struct {
 	Literal bool // nothing in it is computed at run time
 	Quoted  bool // it starts with a quote: as a statement, a value, not a command
 	Group   bool // it holds a (...) or {...} group (a method call's arguments)
+	// Inner is the index (in Parse's list) of the last command of the
+	// word's (...), $(...) or @(...) group, whose output is the word's
+	// value, or -1.
+	Inner int
 }
 
 // Command is one command the script runs.
@@ -42,6 +47,9 @@ type Command struct {
 	Args []Word // Args[0] is the command's name
 	// Redirects are the files its output redirections write.
 	Redirects []Word
+	// From is the index (in Parse's list) of the command whose output
+	// this one reads through a pipeline (a | b: b's From is a), or -1.
+	From int
 }
 
 // Name is the command's name in lower case, without a directory or .exe.
@@ -88,9 +96,15 @@ func (p *parser) script(depth int) error {
 		return p.fail("groups nested too deep")
 	}
 	var cur Command
+	prev, piped := -1, false
 	flush := func() {
 		if len(cur.Args) > 0 || len(cur.Redirects) > 0 {
+			cur.From = -1
+			if piped {
+				cur.From = prev
+			}
 			p.out = append(p.out, cur)
+			prev = len(p.out) - 1
 		}
 		cur = Command{}
 	}
@@ -99,15 +113,28 @@ func (p *parser) script(depth int) error {
 		switch {
 		case c == ' ' || c == '\t' || c == '\r':
 			p.i++
-		case c == '\n' || c == ';' || c == '|':
+		case c == '|' && p.i+1 < len(p.src) && p.src[p.i+1] == '|':
+			p.i += 2
+			flush()
+			piped = false
+		case c == '|':
 			p.i++
 			flush()
+			piped = true
+		case c == '\n' && piped && len(cur.Args) == 0 && len(cur.Redirects) == 0:
+			p.i++ // a pipeline goes on past a line break after its |
+		case c == '\n' || c == ';':
+			p.i++
+			flush()
+			piped = false
 		case c == '&' && p.i+1 < len(p.src) && p.src[p.i+1] == '&':
 			p.i += 2
 			flush()
+			piped = false
 		case c == '&' && (p.i+1 == len(p.src) || strings.IndexByte(" \t\r\n;", p.src[p.i+1]) >= 0) && len(cur.Args) > 0:
 			p.i++ // a background job: the command ends here
 			flush()
+			piped = false
 		case c == '#':
 			for p.i < len(p.src) && p.src[p.i] != '\n' {
 				p.i++
@@ -179,7 +206,7 @@ func (p *parser) redirect(depth int) (*Word, error) {
 // word reads one argument: runs of bare characters, quoted strings and
 // groups, up to a blank or a separator.
 func (p *parser) word(depth int) (Word, error) {
-	w := Word{Literal: true, Quoted: p.src[p.i] == '\'' || p.src[p.i] == '"' || p.src[p.i] == '@' && p.i+1 < len(p.src) && (p.src[p.i+1] == '\'' || p.src[p.i+1] == '"')}
+	w := Word{Inner: -1, Literal: true, Quoted: p.src[p.i] == '\'' || p.src[p.i] == '"' || p.src[p.i] == '@' && p.i+1 < len(p.src) && (p.src[p.i+1] == '\'' || p.src[p.i+1] == '"')}
 	var b strings.Builder
 	start := p.i
 	for p.i < len(p.src) {
@@ -227,6 +254,7 @@ func (p *parser) word(depth int) (Word, error) {
 				if err := p.group(depth, '(', ')'); err != nil {
 					return w, err
 				}
+				w.Inner = len(p.out) - 1
 				continue
 			}
 			b.WriteByte(c)
@@ -241,6 +269,9 @@ func (p *parser) word(depth int) (Word, error) {
 			}
 			if err := p.group(depth, c, close); err != nil {
 				return w, err
+			}
+			if c == '(' {
+				w.Inner = len(p.out) - 1
 			}
 		default:
 			b.WriteByte(c)
@@ -264,9 +295,25 @@ func (p *parser) group(depth int, open, close byte) error {
 	if err := inner.script(depth + 1); err != nil {
 		return err
 	}
-	p.out = append(p.out, inner.out...)
+	p.merge(inner.out)
 	p.i = end + 1
 	return nil
+}
+
+// merge adds the commands an inner parser read, their links kept.
+func (p *parser) merge(cmds []Command) {
+	base := len(p.out)
+	for _, c := range cmds {
+		if c.From >= 0 {
+			c.From += base
+		}
+		for i := range c.Args {
+			if c.Args[i].Inner >= 0 {
+				c.Args[i].Inner += base
+			}
+		}
+		p.out = append(p.out, c)
+	}
 }
 
 // matching finds the close that ends a group whose inside starts at i,
@@ -412,7 +459,7 @@ func (p *parser) here(depth int) (string, bool, error) {
 		if err := inner.script(depth + 1); err != nil {
 			return "", false, err
 		}
-		p.out = append(p.out, inner.out...)
+		p.merge(inner.out)
 		rest = rest[end+1:]
 	}
 	return text, !strings.Contains(text, "$"), nil
@@ -465,10 +512,43 @@ type Git struct {
 // Analysis is what a script does that the gates judge.
 type Analysis struct {
 	Git []Git
-	// Writes are the files it writes (absolute, as written).
+	// Writes are the files it writes (absolute, as written; a path
+	// computed at run time keeps its text, $ included).
 	Writes []string
+	// Trees are the files it writes through a pipeline or a (...) from a
+	// cmdlet that lists them (Get-ChildItem -Recurse | Remove-Item,
+	// Remove-Item (gci *.json)).
+	Trees []Tree
+	// Unknown says why some files it writes cannot be known: a writing
+	// cmdlet takes its paths from a pipeline or a (...) whose output this
+	// reader cannot follow ($files | Remove-Item, Get-Content list.txt |
+	// rm).
+	Unknown []string
 	// Opaque names the commands it cannot see into, with why.
 	Opaque []string
+	// Commands are the commands it runs, with the directory each runs in
+	// (Dir is "" when it is computed at run time).
+	Commands []Placed
+}
+
+// Placed is a command and the directory it runs in.
+type Placed struct {
+	Command
+	Dir string
+}
+
+// Tree is what a listing cmdlet hands a writing one: the matches of Path
+// (absolute, as written; a pattern when it holds * ? or [), or with
+// Children the entries in each match that is a directory (all below it
+// with Recurse), whose names match every one of Names (-Filter, -Include,
+// compared without case, as PowerShell does). Subtree: what is below an
+// entry changes too (Remove-Item, Move-Item, Rename-Item of a directory).
+type Tree struct {
+	Path     string
+	Names    []string
+	Children bool
+	Recurse  bool
+	Subtree  bool
 }
 
 // Analyze parses a script run in cwd and returns its git commits and
@@ -482,15 +562,19 @@ func Analyze(src, cwd string) (Analysis, error) {
 	var a Analysis
 	dir, dirKnown := cwd, true
 	join := func(p string) string {
-		if filepath.IsAbs(p) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || len(p) > 1 && p[1] == ':' {
+		if filepath.IsAbs(p) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || len(p) > 1 && p[1] == ':' || dir == "" {
 			return p // absolute, or a drive path
 		}
 		return dir + string(filepath.Separator) + p
 	}
 	for _, c := range cmds {
 		for _, r := range c.Redirects {
-			if r.Literal && !strings.EqualFold(r.Text, "$null") && r.Text != "" {
+			switch {
+			case strings.EqualFold(r.Text, "$null") || r.Text == "" && r.Literal:
+			case r.Literal:
 				a.Writes = append(a.Writes, join(r.Text))
+			default:
+				a.Writes = append(a.Writes, "$("+r.Text+")")
 			}
 		}
 		if len(c.Args) == 0 {
@@ -503,6 +587,11 @@ func Analyze(src, cwd string) (Analysis, error) {
 				continue
 			}
 		}
+		placed := Placed{Command: c, Dir: dir}
+		if !dirKnown {
+			placed.Dir = ""
+		}
+		a.Commands = append(a.Commands, placed)
 		if why, ok := Opaque(c); ok {
 			a.Opaque = append(a.Opaque, c.Args[0].Text+": "+why)
 			continue
@@ -511,7 +600,7 @@ func Analyze(src, cwd string) (Analysis, error) {
 		if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
 			args = args[1:]
 		}
-		cmd := Command{Args: args}
+		cmd := Command{Args: args, From: c.From}
 		switch name := cmd.Name(); name {
 		case "set-location", "sl", "cd", "chdir", "push-location", "pushd":
 			if to, ok := firstPath(args[1:], "path", "literalpath"); ok {
@@ -528,10 +617,141 @@ func Analyze(src, cwd string) (Analysis, error) {
 				a.Git = append(a.Git, g)
 			}
 		default:
-			a.Writes = append(a.Writes, writes(name, args[1:], join)...)
+			w := writes(name, args[1:], join)
+			a.Writes = append(a.Writes, w.paths...)
+			for _, i := range w.groups {
+				a.source(cmds, i, name, join, 0)
+			}
+			if w.fromPipe && cmd.From >= 0 {
+				a.source(cmds, cmd.From, name, join, 0)
+			}
 		}
 	}
 	return a, nil
+}
+
+// source follows the output a writing cmdlet takes its paths from (the
+// command at index i) back to what produced it, through the cmdlets that
+// only filter or reorder it, and records what the writer reaches.
+func (a *Analysis) source(cmds []Command, i int, writer string, join func(string) string, depth int) {
+	c := cmds[i]
+	name := c.Name()
+	subtree := !contentOnly(writer)
+	unknown := func(why string) {
+		a.Unknown = append(a.Unknown, fmt.Sprintf("%s takes the paths it changes from %s, which %s", writer, c.Args[0].Text, why))
+	}
+	if len(c.Args) == 0 || depth > MaxDepth {
+		unknown("this reader cannot follow")
+		return
+	}
+	if c.Args[0].Quoted || c.Args[0].Literal && strings.Contains(c.Args[0].Text, ",") && len(c.Args) == 1 {
+		// Literal values: 'a.txt', 'b.txt' | Remove-Item.
+		for _, w := range c.Args {
+			if !w.Literal {
+				unknown("is computed at run time")
+				return
+			}
+			for _, part := range strings.Split(w.Text, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					a.Trees = append(a.Trees, Tree{Path: join(part), Subtree: subtree})
+				}
+			}
+		}
+		return
+	}
+	switch name {
+	case "where-object", "where", "?", "select-object", "select", "sort-object", "sort", "get-unique", "gu", "write-output", "echo", "write", "tee-object", "tee":
+		if c.From >= 0 {
+			a.source(cmds, c.From, writer, join, depth+1)
+			return
+		}
+		unknown("has no input this reader can see")
+	case "get-childitem", "gci", "ls", "dir", "get-item", "gi", "resolve-path", "rvpa":
+		t := Tree{Children: name != "get-item" && name != "gi" && name != "resolve-path" && name != "rvpa", Subtree: subtree}
+		var paths []string
+		pos := 0
+		args := c.Args[1:]
+		for j := 0; j < len(args); j++ {
+			w := args[j]
+			if strings.HasPrefix(w.Text, "-") && w.Literal && len(w.Text) > 1 {
+				param, value, hasValue := strings.Cut(strings.ToLower(w.Text[1:]), ":")
+				switch {
+				case strings.HasPrefix("recurse", param), param == "depth":
+					t.Recurse = true
+					if param == "depth" && !hasValue {
+						j++
+					}
+				case strings.HasPrefix("force", param), strings.HasPrefix("file", param) && len(param) >= 2, strings.HasPrefix("directory", param) && len(param) >= 2,
+					strings.HasPrefix("hidden", param), strings.HasPrefix("system", param), strings.HasPrefix("readonly", param), strings.HasPrefix("followsymlink", param) && len(param) >= 2:
+				case strings.HasPrefix("name", param) && len(param) >= 2:
+					// Names relative to the listed directory, which a
+					// writer resolves in its own: both are reached.
+					paths = append(paths, ".")
+				case strings.HasPrefix("path", param) || strings.HasPrefix("literalpath", param), strings.HasPrefix("filter", param) && len(param) >= 2, strings.HasPrefix("include", param) && len(param) >= 2, strings.HasPrefix("exclude", param) && len(param) >= 2:
+					v := Word{Text: value, Literal: true}
+					if !hasValue {
+						if j+1 >= len(args) {
+							break
+						}
+						j++
+						v = args[j]
+					}
+					if !v.Literal {
+						unknown("lists paths computed at run time")
+						return
+					}
+					switch {
+					case strings.HasPrefix("filter", param):
+						t.Names = append(t.Names, v.Text)
+					case strings.HasPrefix("include", param):
+						if !strings.Contains(v.Text, ",") {
+							t.Names = append(t.Names, v.Text)
+						}
+					case strings.HasPrefix("exclude", param):
+					default:
+						paths = append(paths, strings.Split(v.Text, ",")...)
+					}
+				default:
+					unknown("is called with " + w.Text + ", which this reader does not know")
+					return
+				}
+				continue
+			}
+			if !w.Literal {
+				unknown("lists paths computed at run time")
+				return
+			}
+			switch {
+			case pos == 0:
+				paths = append(paths, strings.Split(w.Text, ",")...)
+			case pos == 1 && t.Children:
+				t.Names = append(t.Names, w.Text) // Get-ChildItem's second position is -Filter
+			}
+			pos++
+		}
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
+		for _, p := range paths {
+			if p = strings.TrimSpace(p); p != "" {
+				tt := t
+				tt.Path = join(p)
+				a.Trees = append(a.Trees, tt)
+			}
+		}
+	default:
+		unknown("this reader cannot follow")
+	}
+}
+
+// contentOnly reports a writer that changes what is in the files it is
+// given, never what is below a directory.
+func contentOnly(writer string) bool {
+	switch writer {
+	case "set-content", "add-content", "clear-content", "ac", "clc", "out-file", "set-itemproperty", "sp":
+		return true
+	}
+	return false
 }
 
 func isAssign(op string) bool {
@@ -599,17 +819,37 @@ func isSwitch(param string) bool {
 	return false
 }
 
-func writes(name string, args []Word, join func(string) string) []string {
+// written is what a writing cmdlet's arguments say it writes.
+type written struct {
+	paths []string
+	// groups are the (...) arguments in its path parameters, whose
+	// output is the paths (indexes of their last command).
+	groups []int
+	// fromPipe: no path parameter is given, so the paths come from the
+	// pipeline (Get-ChildItem | Remove-Item).
+	fromPipe bool
+}
+
+func writes(name string, args []Word, join func(string) string) written {
+	var out written
 	params, positions, ok := writers(name)
 	if !ok {
-		return nil
+		return out
 	}
-	var out []string
-	add := func(w Word) {
-		if w.Text != "" {
+	pathGiven := false
+	add := func(w Word, isPath bool) {
+		if isPath {
+			pathGiven = true
+		}
+		switch {
+		case w.Inner >= 0:
+			out.groups = append(out.groups, w.Inner)
+		case !w.Literal:
+			out.paths = append(out.paths, "$("+w.Text+")")
+		case w.Text != "":
 			for _, part := range strings.Split(w.Text, ",") {
 				if part = strings.TrimSpace(part); part != "" {
-					out = append(out, join(part))
+					out.paths = append(out.paths, join(part))
 				}
 			}
 		}
@@ -620,36 +860,58 @@ func writes(name string, args []Word, join func(string) string) []string {
 		if strings.HasPrefix(a, "-") && len(a) > 1 && args[i].Literal {
 			param, value, hasValue := strings.Cut(a[1:], ":")
 			param = strings.ToLower(param)
-			named := false
+			named, isPath := false, false
 			for _, p := range params {
 				if strings.HasPrefix(p, param) {
 					named = true
+					isPath = isPath || p == "path" || p == "literalpath" || p == "filepath"
 				}
 			}
+			isPath = isPath || strings.HasPrefix("path", param) || strings.HasPrefix("literalpath", param)
 			switch {
 			case hasValue:
 				if named {
-					add(Word{Text: value, Literal: true})
+					add(Word{Text: value, Literal: true, Inner: -1}, isPath)
+				} else if isPath {
+					pathGiven = true
 				}
 			case isSwitch(param):
 			case i+1 < len(args):
 				i++
 				if named {
-					add(args[i])
+					add(args[i], isPath)
+				} else if isPath {
+					pathGiven = true
 				}
 			}
 			continue
 		}
+		if pos == 0 {
+			pathGiven = true
+		}
 		for _, want := range positions {
 			if pos == want {
-				add(args[i])
+				add(args[i], pos == 0)
 			}
 		}
 		if !strings.HasSuffix(a, ",") && (i+1 >= len(args) || !strings.HasPrefix(args[i+1].Text, ",")) {
 			pos++ // "a, b" is one argument: an array
 		}
 	}
+	out.fromPipe = !pathGiven && takesPipedPaths(name)
 	return out
+}
+
+// takesPipedPaths reports a writing cmdlet that binds the paths it changes
+// from its pipeline input when none is given.
+func takesPipedPaths(name string) bool {
+	switch name {
+	case "out-file", "tee-object", "tee", "export-csv", "export-clixml":
+		return false // the pipeline is what they write, not where
+	case "copy-item", "cpi", "cp", "copy":
+		return false // the pipeline gives the sources, which stay
+	}
+	return true
 }
 
 // firstPath is a location cmdlet's target: its -Path or -LiteralPath, or

@@ -89,3 +89,66 @@ func FuzzAnalyze(f *testing.F) {
 		Analyze(src, "/r")
 	})
 }
+
+// A writing cmdlet that takes its paths from a pipeline or a (...) is
+// judged from what produced them: a listing cmdlet's paths as trees, a
+// literal list as paths, anything else as unknown.
+func TestPipedPaths(t *testing.T) {
+	cwd := filepath.FromSlash("/r")
+	dump := func(a Analysis) string {
+		var parts []string
+		for _, tr := range a.Trees {
+			s := filepath.ToSlash(tr.Path)
+			if tr.Children {
+				s += " children"
+			}
+			if tr.Recurse {
+				s += " recurse"
+			}
+			if tr.Subtree {
+				s += " subtree"
+			}
+			if len(tr.Names) > 0 {
+				s += " names=" + strings.Join(tr.Names, "|")
+			}
+			parts = append(parts, s)
+		}
+		if len(a.Unknown) > 0 {
+			parts = append(parts, "unknown")
+		}
+		return strings.Join(parts, ",")
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"Get-ChildItem -Recurse | Remove-Item", "/r/. children recurse subtree"},
+		{"gci | rm", "/r/. children subtree"},
+		{"ls *.json | Remove-Item -Force", "/r/*.json children subtree"},
+		{"Get-ChildItem .claude -Filter *.json | Remove-Item", "/r/.claude children subtree names=*.json"},
+		{"gci -Path .github/hooks -Include *.json -Recurse | ? { $_.Length -gt 0 } | Remove-Item", "/r/.github/hooks children recurse subtree names=*.json"},
+		{"Get-Item .toolingrc | Clear-Content", "/r/.toolingrc"},
+		{"Remove-Item -Path (Get-ChildItem .claude)", "/r/.claude children subtree"},
+		{"Remove-Item (gci -r bin)", "/r/bin children recurse subtree"},
+		{"rm $(Get-ChildItem .claude)", "/r/.claude children subtree"},
+		{"'.toolingrc', 'x' | Remove-Item", "/r/.toolingrc subtree,/r/x subtree"},
+		{"gci . | Set-Content -Value x", "/r/. children"},
+		{"Set-Location sub; gci | Remove-Item", "/r/sub/. children subtree"},
+		{"$files | Remove-Item", "unknown"},
+		{"Get-Content list.txt | Remove-Item", "unknown"},
+		{"gci $env:HOME | Remove-Item", "unknown"},
+		{"Remove-Item (Get-Content list.txt)", "unknown"},
+		// Not paths from the pipeline.
+		{"gci | Out-File listing.txt", ""},
+		{"gci | Copy-Item -Destination /backup", ""},
+		{"Get-ChildItem -Recurse | Select-Object Name", ""},
+		{"gci | Remove-Item -Path build", ""},
+		{"Get-Content a.txt | Set-Content b.txt", ""},
+	} {
+		a, err := Analyze(tt.src, cwd)
+		if err != nil {
+			t.Errorf("%q: %v", tt.src, err)
+			continue
+		}
+		if got := dump(a); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
