@@ -122,17 +122,11 @@ func run(c *hook.Call) (hook.Result, error) {
 		}
 		fs = append(fs, more...)
 	case p.IsTool("PowerShell"):
-		protected := map[string]bool{}
-		for _, b := range v.Values {
-			protected[b] = true
-		}
-		reasons, err := powershell(c, protected)
+		more, err := powershell(c, v.Values)
 		if err != nil {
 			return hook.Result{}, err
 		}
-		for _, r := range reasons {
-			fs = append(fs, Finding{Rule: RuleMove, Detail: r})
-		}
+		fs = append(fs, more...)
 	case len(fs) == 0 && p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit") && len(p.EditedPaths()) == 0:
 		return hook.Result{}, fmt.Errorf("%s payload without a file path", p.ToolName)
 	}

@@ -526,8 +526,9 @@ type Analysis struct {
 	Unknown []string
 	// Opaque names the commands it cannot see into, with why.
 	Opaque []string
-	// Commands are the commands it runs, with the directory each runs in
-	// (Dir is "" when it is computed at run time).
+	// Commands are the commands it runs (the call operator taken off; not
+	// the opaque ones, nor values), with the directory each runs in (Dir
+	// is "" when it is computed at run time).
 	Commands []Placed
 }
 
@@ -587,11 +588,6 @@ func Analyze(src, cwd string) (Analysis, error) {
 				continue
 			}
 		}
-		placed := Placed{Command: c, Dir: dir}
-		if !dirKnown {
-			placed.Dir = ""
-		}
-		a.Commands = append(a.Commands, placed)
 		if why, ok := Opaque(c); ok {
 			a.Opaque = append(a.Opaque, c.Args[0].Text+": "+why)
 			continue
@@ -600,7 +596,14 @@ func Analyze(src, cwd string) (Analysis, error) {
 		if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
 			args = args[1:]
 		}
-		cmd := Command{Args: args, From: c.From}
+		cmd := Command{Args: args, From: c.From, Redirects: c.Redirects}
+		if !c.Args[0].Quoted && !strings.HasPrefix(c.Args[0].Text, "$") {
+			placed := Placed{Command: cmd, Dir: dir}
+			if !dirKnown {
+				placed.Dir = ""
+			}
+			a.Commands = append(a.Commands, placed)
+		}
 		switch name := cmd.Name(); name {
 		case "set-location", "sl", "cd", "chdir", "push-location", "pushd":
 			if to, ok := firstPath(args[1:], "path", "literalpath"); ok {
