@@ -204,3 +204,45 @@ func TestRelativeEditsStartInTheWorkingDirectoryArgument(t *testing.T) {
 	out := hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": "src/a.go", "tool_input.workdir": root})
 	deny(t, out, "protected branch main")
 }
+
+// A cd is judged as the shell runs it: to a directory the command makes
+// (mkdir, git init, git clone) it goes there, after ; too; to one that
+// does not exist and nothing makes, it fails, and what follows ; runs
+// where the shell was. A repository the command creates has no protected
+// branch yet, but what it pushes is still judged.
+func TestCdAsTheShellRunsIt(t *testing.T) {
+	root, feature := setup(t)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("build/\n"), 0o644)
+	outside := t.TempDir() // not a checkout, with the gate enabled
+	os.WriteFile(filepath.Join(outside, ".toolingrc"), []byte("hook.enable branchguard\n"), 0o644)
+	for _, tt := range []struct {
+		cmd, cwd string
+		denied   bool
+	}{
+		{"mkdir -p x && cd x && git init", outside, false},
+		{"mkdir x; cd x; git init; git commit --allow-empty -m x", outside, false},
+		{"mkdir x; cd x; git init -q; echo a > a; git add a; git commit -m x", feature, false},
+		{"git init y && cd y && git commit --allow-empty -m x", outside, false},
+		{"mkdir -p build/scratch && cd build/scratch && git init -q && git commit --allow-empty -m x", root, false},
+		{"git init build/t; cd build/t; git commit --allow-empty -m x; git log", root, false},
+		// Pushes from a new repository reach the remote's branches.
+		{"mkdir x && cd x && git init -q && git remote add origin " + root + " && git commit --allow-empty -m x && git push -f origin main", outside, true},
+		{"git init x && cd x && git push origin HEAD:master", outside, true},
+		{"git init x && cd x && git push", outside, true},
+		// A directory that exists and is not new stays what it is.
+		{"git init " + root + "; cd " + root + "; git commit -m x", outside, true},
+		// A cd that fails leaves the command where it was.
+		{"cd nonexistent; git commit -m x", root, true},
+		{"cd nonexistent; git commit -m x", feature, false},
+		{"cd " + filepath.Join(root, "nope") + "; git commit -m x", feature, false},
+		{"cd nonexistent; echo x > src/a.go", root, true},
+		{"cd nonexistent && git commit -m x", feature, false},
+		// Something that may make it leaves the directory undecided.
+		{"tar -xf a.tar; cd x; git commit -m x", outside, true},
+	} {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": tt.cwd})
+		if got := strings.Contains(out.Stdout, `"deny"`); got != tt.denied || out.Code != 0 {
+			t.Errorf("%q in %s: denied %v, want %v (%+v)", tt.cmd, tt.cwd, got, tt.denied, out)
+		}
+	}
+}

@@ -307,6 +307,22 @@ func (c *checker) git(i int) {
 	}
 	dir, gitDir, dyn := g.Where()
 	var rs *repoState
+	fresh := dyn == "" && dir != "" && gitDir == "" && c.freshRepo(dir, i)
+	if fresh {
+		// A repository the command itself creates has no branch to
+		// protect yet: only what it pushes can reach one.
+		for _, sub := range subs {
+			gg := *g
+			gg.Sub = sub
+			e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
+			if e.pushDefault {
+				c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: "git push without a refspec, from a repository this command creates, goes where configuration set at run time says; name the branch (git push <remote> <branch>)"})
+				continue
+			}
+			c.apply(i, &gg, e, nil, "")
+		}
+		return
+	}
 	if dyn == "" && dir != "" {
 		rs = c.repoAt(dir, gitDir)
 		if rs.err != nil {
@@ -322,6 +338,25 @@ func (c *checker) git(i int) {
 		e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
 		c.apply(i, &gg, e, rs, dyn)
 	}
+}
+
+// freshRepo reports that dir lies in a repository an earlier command of
+// this one creates (git init, git clone) where none exists now.
+func (c *checker) freshRepo(dir string, i int) bool {
+	for _, w := range c.a.Writes {
+		if w.At >= i || w.Dynamic != "" || (w.Op != "git init" && w.Op != "git clone") || !realpathWithin(dir, w.Path) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(w.Path, ".git")); err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func realpathWithin(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // needsRepo reports an effect that depends on the checkout's branch or

@@ -159,6 +159,12 @@ func TestShellAttacks(t *testing.T) {
 		{`mkdir -p d && cd d && ln -s ../.toolingrc t && rm t`, true},
 		{`ln -s "$PWD/bin" b; chmod -x b/magehook`, true},
 		{`ln -s src s && echo x > s/y.go`, false},
+		// A cd that fails leaves the writes where the shell was.
+		{`cd /nonexistent; rm bin/magehook`, true},
+		{`cd nope; chmod -x bin/magehook`, true},
+		{`tar -xf a.tar; cd nope; rm bin/magehook`, true},
+		{`mkdir -p newdir; cd newdir; rm -rf bin`, false},
+		{`cd nope && rm -rf build`, false},
 		// A directory's mode decides who reaches what is below it.
 		{`chmod 000 bin`, true},
 		{`chmod -R a-x .`, true},

@@ -760,17 +760,72 @@ func (w *walker) cd(name string, args []Word, sc scope, idx int) scope {
 		target = args[0].Value
 	}
 	dir, why := w.cdTarget(target, sc)
-	sc.oldpwd = prev
-	sc.dir, sc.dirWhy = dir, why
-	if why == "" && !w.isDir(dir) {
+	switch {
+	case why != "" || w.isDir(dir) || w.makes(dir, idx) == madeDir:
+		// It exists, or an earlier command makes it (mkdir, git init,
+		// git clone, git worktree add): cd goes there.
+		sc.fragile = -1
+	case w.makes(dir, idx) == madeNothing:
+		// Nothing in the command can make it: the cd fails, as in a
+		// shell, and every command after it runs where the shell was
+		// (those after && never run; judging them there only adds).
+		if name == "pushd" {
+			sc.dirs = sc.dirs.next
+		}
+		return sc
+	default:
+		// Something earlier may make it: a command it does not guard
+		// (;, ||) runs in one of the two directories.
 		sc.fragile, sc.fragileDir = idx, prev
 		if prev == "" {
 			sc.fragileDir = "a directory only known at run time"
 		}
-	} else {
-		sc.fragile = -1
 	}
+	sc.oldpwd = prev
+	sc.dir, sc.dirWhy = dir, why
 	return sc
+}
+
+// What the commands before a cd may have made of its directory.
+const (
+	madeNothing = iota // nothing earlier writes it
+	madeDir            // an earlier command makes it a directory
+	madeMaybe          // an earlier write or opaque command may make it
+)
+
+// makes says what the commands before index idx may have made of dir,
+// which does not exist now: a directory (mkdir, mkdir -p of a path below
+// it, install -d, git init, git clone, git worktree add of it), maybe
+// something (another write to it or above it, a write or code the
+// analysis cannot name), or nothing.
+func (w *walker) makes(dir string, idx int) int {
+	made := madeNothing
+	for _, wr := range w.a.Writes {
+		if wr.At >= idx {
+			continue
+		}
+		switch {
+		case wr.Dynamic != "" || wr.Glob:
+			made = madeMaybe
+		case wr.Path == dir && (wr.Op == "mkdir" || wr.Op == "install -d" || wr.Op == "git init" || wr.Op == "git clone" || wr.Op == "git worktree add"):
+			return madeDir
+		case wr.Op == "mkdir" && within(wr.Path, dir):
+			return madeDir // mkdir -p a/b makes a
+		case within(dir, wr.Path) || within(wr.Path, dir):
+			made = madeMaybe
+		}
+	}
+	for i := 0; i < idx && i < len(w.a.Commands); i++ {
+		if w.a.Commands[i].Opaque != "" {
+			made = madeMaybe
+		}
+	}
+	return made
+}
+
+// within reports whether path is dir or below it (both clean).
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // cdTarget resolves cd's operand as bash does: absolute, CDPATH (for a
@@ -882,6 +937,11 @@ func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) 
 	wr := Write{Op: op, Command: idx, Tree: tree, Glob: target.Glob}
 	if sc.dirWhy == "" {
 		wr.Dir = sc.dir
+	}
+	if sc.fragile >= 0 && !sc.ok.has(sc.fragile) && sc.dirWhy == "" && !filepath.IsAbs(target.Value) {
+		// After a cd that may fail (;): relative to either directory.
+		sc.dir, sc.dirWhy = "", "the cd before it may fail (its directory does not exist now), leaving the command in "+sc.fragileDir
+		wr.Dir = ""
 	}
 	switch {
 	case target.Dynamic != "":

@@ -168,7 +168,24 @@ var table = []struct {
 	// Directories.
 	{`cd /other && git commit`, "commit@/other"},
 	{`cd sub; git push`, "push@/repo/sub"},
-	{`cd new.d; git push`, "push@?"}, // the cd may fail,
+	// A cd to a directory that does not exist and that nothing in the
+	// command makes fails: what follows ; runs where the shell was.
+	{`cd new.d; git push`, "push@/repo"},
+	{`cd new.d; cd sub; git push`, "push@/repo/sub"},
+	{`cd new.d && git push; git commit`, "push@/repo,commit@/repo"},
+	{`pushd new.d; git push`, "push@/repo"},
+	// ... one the command makes is where it goes, after ; too.
+	{`mkdir new.d; cd new.d; git push`, "push@/repo/new.d"},
+	{`mkdir -p new.d/x.d; cd new.d; git commit`, "commit@/repo/new.d"},
+	{`git init new.d; cd new.d; git commit`, "commit@/repo/new.d"},
+	{`git clone /src new.d; cd new.d; git push`, "push@/repo/new.d"},
+	{`git worktree add new.d; cd new.d; git commit`, "commit@/repo/new.d"},
+	// ... and one something else may make leaves the directory unknown.
+	{`tar -xf a.tar; cd new.d; git push`, "push@?"},
+	{`cp -r /src new.d; cd new.d; git push`, "push@?"},
+	{`ln -s /other new.d; cd new.d; git push`, "push@?"},
+	{`mkdir "$d"; cd new.d; git push`, "push@?"},
+	{`python3 -c 'import os; os.system("x")'; cd new.d; git push`, "push@?"},
 	{`cd /a && cd b && git push`, "push@/a/b"},
 	{`(cd /other && git push) && git commit`, "push@/other,commit@/repo"},
 	{`cd /other | git push`, "push@/repo"},

@@ -121,8 +121,14 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		} else {
 			w.addWrite(Word{Value: "."}, "git clone", in, idx, true)
 		}
-	case "init":
-		w.addWrite(Word{Value: "."}, "git init", in, idx, true)
+	case "init", "init-db":
+		// git init [dir]: the directory it makes a repository of.
+		dir := Word{Value: "."}
+		io := parseOpts(g.Args, "b", []string{"--initial-branch", "--template", "--separate-git-dir", "--object-format", "--ref-format"})
+		if len(io.operands) > 0 {
+			dir = io.operands[0]
+		}
+		w.addWrite(dir, "git init", in, idx, true)
 	case "config":
 		w.gitConfig(g)
 		// git config -f FILE writes FILE, whatever its name, unless it
