@@ -623,10 +623,10 @@ func Analyze(src, cwd string) (Analysis, error) {
 			w := writes(name, args[1:], join)
 			a.Writes = append(a.Writes, w.paths...)
 			for _, i := range w.groups {
-				a.source(cmds, i, name, join, 0)
+				a.source(cmds, i, args[0].Text, join, 0)
 			}
 			if w.fromPipe && cmd.From >= 0 {
-				a.source(cmds, cmd.From, name, join, 0)
+				a.source(cmds, cmd.From, args[0].Text, join, 0)
 			}
 		}
 	}
@@ -639,7 +639,7 @@ func Analyze(src, cwd string) (Analysis, error) {
 func (a *Analysis) source(cmds []Command, i int, writer string, join func(string) string, depth int) {
 	c := cmds[i]
 	name := c.Name()
-	subtree := !contentOnly(writer)
+	subtree := !contentOnly(Command{Args: []Word{{Text: writer}}}.Name())
 	unknown := func(why string) {
 		a.Unknown = append(a.Unknown, fmt.Sprintf("%s takes the paths it changes from %s, which %s", writer, c.Args[0].Text, why))
 	}
