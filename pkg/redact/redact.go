@@ -55,63 +55,63 @@ func rules() []rule { return ruleTable[:] }
 
 // ruleTable applies in order: whole secrets first, then secrets after a key.
 var ruleTable = [...]rule{
-		// Private keys, whole.
-		{any: []string{"-----BEGIN "}, expr: `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`},
-		// Tokens with a recognisable shape.
-		{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`},
-		{any: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
-		{any: []string{"sk-"}, expr: `\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`},
-		{any: []string{"AKIA", "ASIA"}, expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
-		{any: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, expr: `\bxox[abprs]-[A-Za-z0-9-]{10,}`},
-		{any: []string{"glpat-"}, expr: `\bglpat-[A-Za-z0-9_-]{20,}`},
-		{any: []string{"npm_"}, expr: `\bnpm_[A-Za-z0-9]{30,}`},
-		{any: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
-		{any: []string{"eyJ"}, expr: `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
-		// Stripe secret and restricted keys, Hugging Face tokens.
-		{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`},
-		{any: []string{"hf_"}, expr: `\bhf_[A-Za-z0-9]{20,}`},
-		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
-		{any: []string{"hvs.", "hvb.", "hvr."}, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{20,}`},
-		{any: []string{"s."}, word: true, alnum: 24, expr: `\bs\.[A-Za-z0-9]{24}\b`},
-		// Credentials in a URL: scheme://user:password@host.
-		{any: []string{"://"}, keyed: true, expr: `(://[^/\s:@]+:)[^@\s/]+(@)`},
-		// Slack incoming webhooks: the path is the secret.
-		{any: []string{"hooks.slack.com/"}, keyed: true, expr: `(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`},
-		// Cookies: the header, and curl's -b/--cookie.
-		{any: []string{"cookie:"}, fold: true, keyed: true, expr: `(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`},
-		{any: []string{"--cookie", "curl"}, keyed: true, expr: `((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue},
-		// By argument position: curl/wget -u/--user user:password (the
-		// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
-		// SECRET, aws configure set <secret key> SECRET, and a flag naming
-		// a secret followed by its value (--token X, --api-key X,
-		// --password X).
-		{any: []string{"curl", "wget", "http"}, keyed: true, expr: `(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue},
-		{any: []string{"mysql"}, keyed: true, expr: `(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue},
-		{any: []string{"login"}, keyed: true, expr: `(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue},
-		{any: []string{"sshpass"}, keyed: true, expr: `(\bsshpass\s+-p\s*)` + secretValue},
-		{any: []string{"redis-cli"}, keyed: true, expr: `(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue},
-		{any: []string{"zip", "7z"}, keyed: true, expr: `(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue},
-		{any: []string{"pass:"}, keyed: true, expr: `(\s-pass(?:in|out)?\s+pass:)` + secretValue},
-		{any: []string{"_auth"}, keyed: true, expr: `(\b_auth(?:Token)?\s+)` + secretValue},
-		{any: []string{"secret"}, keyed: true, expr: `(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue},
-		{any: []string{"aws"}, fold: true, keyed: true, expr: `(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue},
-		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
-			expr: `(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`},
-		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
-		{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`},
-		{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`},
-		// Authorization headers.
-		{any: []string{"bearer"}, fold: true, keyed: true, expr: `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`},
-		{any: []string{"authorization:"}, fold: true, keyed: true, expr: `(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`},
-		// key="a quoted value" where the key names a secret: the whole
-		// quoted value (the rule below stops at a space).
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`},
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`},
-		// key=value and key: value where the key names a secret.
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`},
+	// Private keys, whole.
+	{any: []string{"-----BEGIN "}, expr: `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`},
+	// Tokens with a recognisable shape.
+	{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`},
+	{any: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
+	{any: []string{"sk-"}, expr: `\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`},
+	{any: []string{"AKIA", "ASIA"}, expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+	{any: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, expr: `\bxox[abprs]-[A-Za-z0-9-]{10,}`},
+	{any: []string{"glpat-"}, expr: `\bglpat-[A-Za-z0-9_-]{20,}`},
+	{any: []string{"npm_"}, expr: `\bnpm_[A-Za-z0-9]{30,}`},
+	{any: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
+	{any: []string{"eyJ"}, expr: `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
+	// Stripe secret and restricted keys, Hugging Face tokens.
+	{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`},
+	{any: []string{"hf_"}, expr: `\bhf_[A-Za-z0-9]{20,}`},
+	// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
+	{any: []string{"hvs.", "hvb.", "hvr."}, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{20,}`},
+	{any: []string{"s."}, word: true, alnum: 24, expr: `\bs\.[A-Za-z0-9]{24}\b`},
+	// Credentials in a URL: scheme://user:password@host.
+	{any: []string{"://"}, keyed: true, expr: `(://[^/\s:@]+:)[^@\s/]+(@)`},
+	// Slack incoming webhooks: the path is the secret.
+	{any: []string{"hooks.slack.com/"}, keyed: true, expr: `(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`},
+	// Cookies: the header, and curl's -b/--cookie.
+	{any: []string{"cookie:"}, fold: true, keyed: true, expr: `(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`},
+	{any: []string{"--cookie", "curl"}, keyed: true, expr: `((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue},
+	// By argument position: curl/wget -u/--user user:password (the
+	// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
+	// SECRET, aws configure set <secret key> SECRET, and a flag naming
+	// a secret followed by its value (--token X, --api-key X,
+	// --password X).
+	{any: []string{"curl", "wget", "http"}, keyed: true, expr: `(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue},
+	{any: []string{"mysql"}, keyed: true, expr: `(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue},
+	{any: []string{"login"}, keyed: true, expr: `(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue},
+	{any: []string{"sshpass"}, keyed: true, expr: `(\bsshpass\s+-p\s*)` + secretValue},
+	{any: []string{"redis-cli"}, keyed: true, expr: `(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue},
+	{any: []string{"zip", "7z"}, keyed: true, expr: `(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue},
+	{any: []string{"pass:"}, keyed: true, expr: `(\s-pass(?:in|out)?\s+pass:)` + secretValue},
+	{any: []string{"_auth"}, keyed: true, expr: `(\b_auth(?:Token)?\s+)` + secretValue},
+	{any: []string{"secret"}, keyed: true, expr: `(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue},
+	{any: []string{"aws"}, fold: true, keyed: true, expr: `(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue},
+	{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
+		expr: `(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`},
+	// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`},
+	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`},
+	// Authorization headers.
+	{any: []string{"bearer"}, fold: true, keyed: true, expr: `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`},
+	{any: []string{"authorization:"}, fold: true, keyed: true, expr: `(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`},
+	// key="a quoted value" where the key names a secret: the whole
+	// quoted value (the rule below stops at a space).
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`},
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`},
+	// key=value and key: value where the key names a secret.
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`},
 }
 
 // secretValue is the value after a secret's flag: a quoted string whole,
