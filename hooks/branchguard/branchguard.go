@@ -104,7 +104,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		// A relative path is judged from each directory it may start in:
 		// the tool's working-directory argument and the cwd.
 		for _, dir := range editDirs(c) {
-			f, err := edit(p.ToolName, dir, path, v.Values)
+			f, err := edit(c, p.ToolName, dir, path, v.Values)
 			if err != nil {
 				return hook.Result{}, err
 			}
@@ -151,13 +151,13 @@ func editDirs(c *hook.Call) []string {
 // git checkout is allowed, and so is a file git ignores there (build
 // output, .env.local, node_modules/...: no commit can carry it; the gate
 // configuration among them stays configguard's).
-func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
+func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, error) {
 	if !filepath.IsAbs(path) {
 		// Joined as written: cleaning would drop "link/.." before the
 		// link is followed (gitrepo.Find resolves it as the OS will).
 		path = cwd + string(filepath.Separator) + path
 	}
-	repo, err := gitrepo.Find(path)
+	repo, err := c.Repo(path)
 	if err == gitrepo.ErrNotRepo {
 		return nil, nil
 	}
@@ -197,7 +197,7 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 )
@@ -36,7 +35,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 	ch := &checker{protect: protect}
 	// protectedAt is the protected branch checked out where path is, or "".
 	protectedAt := func(path string) (branch, root string) {
-		repo, err := gitrepo.Find(path)
+		repo, err := c.Repo(path)
 		if err != nil {
 			return "", ""
 		}
@@ -94,7 +93,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 			}
 			continue
 		}
-		more, err := edit("PowerShell", dir, w, protect)
+		more, err := edit(c, "PowerShell", dir, w, protect)
 		if err != nil {
 			return nil, err
 		}

@@ -49,9 +49,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 
-	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/settings"
@@ -152,10 +152,16 @@ func homeOf(c *hook.Call) string {
 type guard struct {
 	patterns [][]string // settings.WiringPatterns, split into components
 	folded   [][]string // the same, folded
-	binary   []string   // the hook binary, as configured and resolved
-	fbinary  []string   // the same, folded
-	cfg      *toolingrc.Config
-	home     string
+	// binaries are the hook binary's paths, as configured: resolved (and
+	// the main checkout's added) only when a command or an edit is judged
+	// against them, which an ordinary call never needs.
+	configured string
+	c          *hook.Call
+	binary     []string // the hook binary, as configured and resolved
+	fbinary    []string // the same, folded
+	resolved   bool
+	cfg        *toolingrc.Config
+	home       string
 	// dir is where the shell's relative paths start, editDirs where an
 	// edited file's may (the working-directory argument and the cwd).
 	dir      string
@@ -195,53 +201,77 @@ func workDirs(c *hook.Call) (string, []string) {
 	return dirs[0], dirs
 }
 
-func newGuard(c *hook.Call) (*guard, error) {
-	g := &guard{cfg: c.Config, home: homeOf(c)}
-	g.dir, g.editDirs = workDirs(c)
+// wiring is settings.WiringPatterns split into components, and the same
+// folded, made once per process.
+var wiring = sync.OnceValues(func() ([][]string, [][]string) {
+	var out, folded [][]string
 	for _, pat := range settings.WiringPatterns() {
-		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
+		out = append(out, split(filepath.ToSlash(pat)))
 	}
 	// Codex keeps its hook trust (hooks.state) and its feature switches in
 	// config.toml: writing it can untrust or disable every hook.
-	g.patterns = append(g.patterns, []string{".codex", "config.toml"})
-	for _, pat := range g.patterns {
+	out = append(out, []string{".codex", "config.toml"})
+	for _, pat := range out {
 		f := make([]string, len(pat))
 		for i, c := range pat {
 			f[i] = fold(c)
 		}
-		g.folded = append(g.folded, f)
+		folded = append(folded, f)
 	}
-	addBinary := func(path string) {
-		g.binary = append(g.binary, filepath.Clean(path))
-		if r, err := realpath.Resolve(path); err == nil {
-			g.binary = append(g.binary, r)
-		}
-	}
+	return out, folded
+})
+
+func newGuard(c *hook.Call) (*guard, error) {
+	g := &guard{c: c, cfg: c.Config, home: homeOf(c)}
+	g.patterns, g.folded = wiring()
+	g.dir, g.editDirs = workDirs(c)
 	if c.Config != nil {
 		v, err := c.Config.Get(toolingrc.KeyHookBinary)
 		if err != nil {
 			return nil, err
 		}
-		addBinary(v.Abs())
-		// A linked worktree's sessions may run the main checkout's binary.
-		if main := mainCheckout(c.Config.Root()); main != "" {
-			addBinary(filepath.Join(main, filepath.FromSlash(v.String())))
-		}
-	}
-	// The binary answering this call is the hook binary, wherever it lives.
-	if exe, err := os.Executable(); err == nil {
-		addBinary(exe)
-	}
-	for _, b := range g.binary {
-		g.fbinary = append(g.fbinary, foldPath(b))
+		g.configured = v.String()
 	}
 	return g, nil
 }
 
+// binaries are the hook binary's paths: the configured one, the main
+// checkout's for a linked worktree, and the one answering this call, each
+// as written and resolved.
+func (g *guard) binaries() []string {
+	if g.resolved {
+		return g.binary
+	}
+	g.resolved = true
+	add := func(path string) {
+		g.binary = append(g.binary, filepath.Clean(path))
+		if r, err := realpath.Resolve(path); err == nil {
+			g.binary = append(g.binary, r)
+		}
+	}
+	if cfg := g.c.Config; cfg != nil {
+		if v, err := cfg.Get(toolingrc.KeyHookBinary); err == nil {
+			add(v.Abs())
+		}
+		// A linked worktree's sessions may run the main checkout's binary.
+		if main := mainCheckout(g.c, cfg.Root()); main != "" {
+			add(filepath.Join(main, filepath.FromSlash(g.configured)))
+		}
+	}
+	// The binary answering this call is the hook binary, wherever it lives.
+	if exe, err := os.Executable(); err == nil {
+		add(exe)
+	}
+	for _, b := range g.binary {
+		g.fbinary = append(g.fbinary, foldPath(b))
+	}
+	return g.binary
+}
+
 // mainCheckout is the main checkout of the linked worktree holding dir, or
 // "" when dir is not in one.
-func mainCheckout(dir string) string {
-	repo, err := gitrepo.Find(dir)
+func mainCheckout(c *hook.Call, dir string) string {
+	repo, err := c.Repo(dir)
 	if err != nil {
 		return ""
 	}
@@ -318,7 +348,7 @@ func (g *guard) mentioned(command string) bool {
 	for _, pat := range g.patterns {
 		names = append(names, strings.ToLower(pat[0]))
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		names = append(names, strings.ToLower(filepath.Base(b)))
 	}
 	for _, n := range names {
@@ -361,6 +391,7 @@ func (g *guard) what(path string) string {
 		}
 	}
 	fp := "/" + strings.Join(parts, "/")
+	g.binaries()
 	for _, b := range g.fbinary {
 		if fp == b {
 			return "the hook binary"

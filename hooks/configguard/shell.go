@@ -307,7 +307,7 @@ func (g *guard) existing() []string {
 		}
 		roots = append(roots, g.cfg.Root(), g.cfg.RepoTop)
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		add(b)
 	}
 	for _, root := range roots {
@@ -387,7 +387,7 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 	for _, pat := range g.patterns {
 		specs = append(specs, ":(glob)"+strings.Join(pat, "/"), ":(glob)**/"+strings.Join(pat, "/"))
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		if rel, err := filepath.Rel(w.Path, b); err == nil && !strings.HasPrefix(rel, "..") {
 			specs = append(specs, ":(literal)"+filepath.ToSlash(rel))
 		}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -187,6 +188,8 @@ func Ignored(root, path string, dir bool) bool {
 	if dir && !strings.HasSuffix(path, string(filepath.Separator)) {
 		path += string(filepath.Separator)
 	}
-	g := gitx.Git{Dir: root}
-	return g.OK(context.Background(), "check-ignore", "-q", "--", path)
+	// Output to nothing (no pipe to copy: no goroutine on a gate's path).
+	cmd := exec.Command("git", "-C", root, "check-ignore", "-q", "--", path)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	return cmd.Run() == nil
 }
