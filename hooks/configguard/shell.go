@@ -70,6 +70,17 @@ func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
 		}
 		reasons = append(reasons, more...)
 	}
+	if len(blind) > 0 && len(reasons) == 0 {
+		// Code the analysis cannot follow (python -c, node -e, a sed
+		// script) names what it writes in its string literals: each one
+		// that reaches a guarded file, or a directory holding one, is
+		// taken for a write (os.rename('bin', 'b2') moves the binary).
+		more, err := g.literals(a, dir)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, more...)
+	}
 	if len(blind) > 0 && len(reasons) == 0 && g.mentioned(command) {
 		reasons = append(reasons, fmt.Sprintf("%s names a file that configures magehook's gates and writes a file the analysis cannot name (%s)", p.ToolName, strings.Join(blind, "; ")))
 	}
@@ -395,4 +406,68 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 	args := append([]string{"-C", w.Path, "diff", "--quiet", target, "--"}, specs...)
 	_, err := proc.Output(w.Path, nil, "git", args...)
 	return err == nil
+}
+
+// literals judges the quoted strings of each command that writes a path
+// the analysis cannot name, as paths in the directory it runs in.
+func (g *guard) literals(a *gitcmd.Analysis, dir string) ([]string, error) {
+	var reasons []string
+	seen := map[int]bool{}
+	for _, w := range a.Writes {
+		if w.Dynamic == "" || w.Command < 0 || w.Command >= len(a.Commands) || seen[w.Command] {
+			continue
+		}
+		seen[w.Command] = true
+		cmd := a.Commands[w.Command]
+		base := cmd.Dir
+		if base == "" {
+			base = dir
+		}
+		for _, lit := range quoted(cmd.Text) {
+			if lit == "" || len(lit) > 4096 || strings.ContainsAny(lit, "\n;(){}") {
+				continue
+			}
+			what, err := g.under(realpathJoin(base, lit))
+			if err != nil {
+				continue // not a path this system can resolve: not one it writes
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s may write %q, %s", w.Op, lit, what))
+				break
+			}
+		}
+	}
+	return reasons, nil
+}
+
+func realpathJoin(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// quoted returns the text between each pair of matching quotes (single,
+// double or back), at any depth: 'a' inside "..." is found too.
+func quoted(text string) []string {
+	var out []string
+	for _, q := range []byte{'\'', '"', '`'} {
+		start := -1
+		for i := 0; i < len(text); i++ {
+			if text[i] == '\\' && q != '\'' {
+				i++
+				continue
+			}
+			if text[i] != q {
+				continue
+			}
+			if start < 0 {
+				start = i + 1
+				continue
+			}
+			out = append(out, text[start:i])
+			start = -1
+		}
+	}
+	return out
 }

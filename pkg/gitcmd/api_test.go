@@ -244,6 +244,19 @@ var writeTable = []struct {
 	{`find . -name x -o -name y -delete`, []string{"find -delete /repo +tree"}},
 	{`find . -exec rm {}/.. \;`, []string{"rm /repo +tree"}},
 	{`find . -name x -exec cat {} \;`, nil},
+	// What find prints into xargs: its trees, narrowed.
+	{`find . -name '*.o' | xargs rm`, []string{"rm /repo +tree match[*.o]"}},
+	{`find a -print0 | xargs -0 rm -rf`, []string{"rm /repo/a +tree"}},
+	{`ls | xargs rm`, []string{"rm ?"}},
+	// A loop over a pattern: each match.
+	{`for f in *.o; do rm "$f"; done`, []string{"rm /repo/*.o +glob", "rm /repo/*.o +glob"}},
+	// sed's own writes.
+	{`sed -n 'w out' in`, []string{"sed w /repo/out"}},
+	{`sed 's/a/b/gw out' in`, []string{"sed w /repo/out"}},
+	{`sed -e 's/a/b/' -e '$w /tmp/x' in`, []string{"sed w /tmp/x"}},
+	{`sed 's/w/x/' in`, nil},
+	{`mount --bind /a /b`, []string{"mount /b +tree"}},
+	{`emacs --batch f -f save-buffer`, []string{"emacs /repo/f"}},
 	// Writers that replace their files.
 	{`gzip a b`, []string{"gzip /repo/a", "gzip /repo/b"}},
 	{`gzip -k a`, nil},
@@ -377,6 +390,26 @@ func TestScriptWrittenByTheCommand(t *testing.T) {
 		}
 		if got := dumpAll(a); !slices.Contains(got, tt.want) {
 			t.Errorf("%q: no %q in %q", tt.cmd, tt.want, got)
+		}
+	}
+}
+
+// A nameref, or positional parameters set from a computed word, hold
+// what only run time knows: the word that reads them is dynamic.
+func TestVariablesThatAreNotWhatTheySeem(t *testing.T) {
+	for _, cmd := range []string{
+		`declare -n r=x; x=commit; git $r`,
+		`local -n r=x; git "$r"`,
+		`set -- $(echo commit); git "$1"`,
+		`IFS=.; x=a.commit; set -- $x; git "$2"`,
+	} {
+		a, err := gitcmd.Analyze(cmd, testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := a.Commands[len(a.Commands)-1]
+		if last.Git == nil || last.Dynamic(1) == "" {
+			t.Errorf("%q: %q is not dynamic", cmd, last.Argv())
 		}
 	}
 }

@@ -102,7 +102,7 @@ func (w *walker) decl(c *syntax.DeclClause, sc scope) scope {
 		variant = c.Variant.Value
 	}
 	export := variant == "export"
-	unexport, funcs := false, false
+	unexport, funcs, nameref := false, false, false
 	words := []string{variant}
 	for _, as := range c.Args {
 		if as.Name == nil && as.Value != nil {
@@ -121,6 +121,8 @@ func (w *walker) decl(c *syntax.DeclClause, sc scope) scope {
 					case 'n':
 						if variant == "export" {
 							unexport, export = true, false
+						} else {
+							nameref = on
 						}
 					case 'f', 'F':
 						funcs = true
@@ -134,6 +136,12 @@ func (w *walker) decl(c *syntax.DeclClause, sc scope) scope {
 			continue
 		}
 		if as.Name == nil {
+			continue
+		}
+		if nameref {
+			// declare -n r=x: $r is $x, whatever x holds when it is read.
+			sc.vars = &binding{name: as.Name.Value, val: Word{Value: "$" + as.Name.Value, Dynamic: "$" + as.Name.Value + " is a reference to another variable, read at run time"}, next: sc.vars}
+			words = append(words, as.Name.Value)
 			continue
 		}
 		words = append(words, as.Name.Value)
@@ -303,7 +311,11 @@ func (w *walker) follow(args []Word, sc scope, idx int) {
 		if len(inner) > 0 {
 			sub := how.scope
 			sub.via = appendVia(sc.via, how.via)
+			first := len(w.a.Writes)
 			w.run(inner, sub, "")
+			if in := sc.stdin; in != nil && in.find != nil && how.via == "xargs" {
+				w.xargsFromFind(in.find, first)
+			}
 		}
 		return
 	}
@@ -608,6 +620,7 @@ func (w *walker) eval(args []Word, sc scope, idx int) (scope, *binding) {
 // declWords handles export/declare given as plain words (builtin export).
 func (w *walker) declWords(name string, args []Word, sc scope) *binding {
 	export := name == "export"
+	nameref := false
 	vars := sc.vars
 	for _, a := range args {
 		if a.Dynamic != "" {
@@ -618,13 +631,20 @@ func (w *walker) declWords(name string, args []Word, sc scope) *binding {
 			if strings.Contains(v, "x") {
 				export = true
 			}
+			if name != "export" && strings.Contains(v, "n") {
+				nameref = true // declare -n r=x: $r is $x, whatever x holds then
+			}
 			if name == "export" && strings.Contains(v, "n") {
 				export = false
 			}
 			continue
 		}
 		if n, val, ok := strings.Cut(v, "="); ok {
-			vars = &binding{name: n, val: Word{Value: val}, exported: export || sc.allexport, next: vars}
+			w := Word{Value: val}
+			if nameref {
+				w = Word{Value: "$" + val, Dynamic: "$" + n + " names the variable " + val + ", whose value is only known at run time"}
+			}
+			vars = &binding{name: n, val: w, exported: export || sc.allexport, next: vars}
 		} else if old := vars.lookup(v); old != nil {
 			b := *old
 			b.exported = export
@@ -664,6 +684,14 @@ func setOptions(args []Word, sc scope) scope {
 		v := args[i].Value
 		if v == "--" {
 			sc.args, sc.hasArgs = args[i+1:], true
+			for _, a := range sc.args {
+				if a.Dynamic != "" {
+					// One computed word may be any number of
+					// arguments: every position is unknown.
+					sc.args, sc.hasArgs = nil, false
+					break
+				}
+			}
 			return sc
 		}
 		if (v == "-o" || v == "+o") && i+1 < len(args) {

@@ -22,7 +22,7 @@ func interpreter(base string) (string, bool) {
 		return "lua", true
 	case base == "awk" || base == "gawk" || base == "mawk" || base == "nawk":
 		return "awk", true
-	case base == "Rscript" || base == "tclsh" || base == "wish" || base == "expect" || base == "osascript" || base == "julia" || base == "elixir" || base == "groovy" || base == "jshell" || base == "scala" || base == "kotlin" || base == "swift":
+	case base == "rscript" || base == "tclsh" || base == "wish" || base == "expect" || base == "osascript" || base == "julia" || base == "elixir" || base == "groovy" || base == "jshell" || base == "scala" || base == "kotlin" || base == "swift":
 		return "other", true
 	case base == "pwsh" || base == "powershell" || base == "powershell.exe":
 		return "powershell", true
@@ -251,7 +251,7 @@ func writes(lang, text string) string {
 		}
 		return ""
 	}
-	for _, t := range []string{"write", "Write", "unlink", "remove", "Remove", "rename", "Rename", "rmtree", "mkdir", "Mkdir", "rmdir", "chmod", "chown", "truncate", "symlink", "link(", "touch", "shutil", "copyFile", "copyfile", "cpSync", "FileUtils", "File.open", "file_put_contents", "fopen", "fputs", "Set-Content", "Out-File", "os.replace", "rmSync", "rm(", "utime", "mkfifo", "makedirs"} {
+	for _, t := range []string{"write", "Write", "unlink", "remove", "Remove", "rename", "Rename", "rmtree", "mkdir", "Mkdir", "rmdir", "chmod", "chown", "truncate", "symlink", "link(", "touch", "shutil", "copyFile", "copyfile", "cpSync", "FileUtils", "File.open", "file_put_contents", "fopen", "fputs", "Set-Content", "Out-File", "os.replace", "rmSync", "rm(", "utime", "mkfifo", "makedirs", "delete", "Delete", "rm_r", "rm_f", "move", "Move", "replace(", "IO.write", "File.new", "Path(", "Dir.rmdir"} {
 		if strings.Contains(text, t) {
 			if (t == "write" || t == "Write") && onlyStdWrites(text) {
 				continue

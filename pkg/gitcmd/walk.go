@@ -122,6 +122,44 @@ type input struct {
 	text string
 	// file names a file redirected in (< f), read when needed.
 	file string
+	// find is what a find that only prints lists (find . -name x |).
+	find *findList
+}
+
+// findList is what a find prints: paths under its roots that it selects.
+type findList struct {
+	roots []Word
+	match *Match
+	sc    scope
+}
+
+// findList returns what a statement that is a find printing its matches
+// (no action but -print, -print0, -ls) lists, or nil.
+func (w *walker) findList(s *syntax.Stmt, sc scope) *findList {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 {
+		return nil
+	}
+	var args []Word
+	for _, a := range c.Args {
+		args = append(args, w.fields(a, sc)...)
+	}
+	if len(args) == 0 || progName(args[0].Value) != "find" || args[0].Dynamic != "" {
+		return nil
+	}
+	roots := findRoots(args[1:])
+	for _, a := range args[1+len(roots):] {
+		switch a.Value {
+		case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-printf":
+			return nil
+		}
+	}
+	for _, r := range roots {
+		if r.Dynamic != "" || r.Glob {
+			return nil
+		}
+	}
+	return &findList{roots: roots, match: findMatch(args[1+len(roots):]), sc: sc}
 }
 
 type strList struct {
@@ -358,6 +396,8 @@ func (w *walker) command(cmd syntax.Command, sc scope) res {
 			next := sc
 			if text, ok := w.printed(c.X, sc); ok {
 				next.stdin = &input{text: text}
+			} else if f := w.findList(c.X, sc); f != nil {
+				next.stdin = &input{find: f}
 			} else {
 				next.stdin = nil
 			}
@@ -525,7 +565,7 @@ func (w *walker) forClause(c *syntax.ForClause, sc scope) scope {
 			return sc
 		}
 		if it.Glob {
-			it = Word{Value: it.Value, Dynamic: "the loop variable takes the paths " + it.Value + " matches"}
+			it = Word{Value: it.Value, Glob: true} // each path the pattern matches
 		}
 		body := out
 		body.vars = &binding{name: wi.Name.Value, val: it, next: body.vars}

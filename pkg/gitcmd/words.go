@@ -100,6 +100,7 @@ func (w *walker) wordParts(word *syntax.Word, sc scope, f *fieldBuilder, split b
 				f.dyn(v.Dynamic)
 				continue
 			}
+			f.glob = f.glob || v.Glob // a loop variable over a pattern's matches
 			if !split {
 				f.add(v.Value)
 				continue
@@ -143,6 +144,7 @@ func (w *walker) quotedPart(part syntax.WordPart, sc scope, f *fieldBuilder) {
 		if v.Dynamic != "" {
 			f.dyn(v.Dynamic)
 		} else {
+			f.glob = f.glob || v.Glob // "$f" of for f in *.go: one of the matches
 			f.add(v.Value)
 		}
 	case *syntax.CmdSubst:

@@ -232,6 +232,39 @@ done:
 	return inner, h, true
 }
 
+// xargsFromFind turns the writes to the paths xargs reads (from index
+// first on) into writes of the trees a find printing into it walks,
+// narrowed to the names it selects: find . -name '*.json' | xargs rm.
+func (w *walker) xargsFromFind(f *findList, first int) {
+	var out []Write
+	for _, wr := range w.a.Writes[first:] {
+		value, ok := strings.CutSuffix(wr.Dynamic, ", and xargs appends words read from its input")
+		if !ok {
+			value, ok = strings.CutSuffix(wr.Dynamic, ", and xargs replaces {} with its input")
+		}
+		if _, v, cut := strings.Cut(value, " writes to "); !ok || !cut || (v != "<input>" && v != "{}") {
+			out = append(out, wr)
+			continue
+		}
+		var m *Match
+		if f.match != nil {
+			mm := *f.match
+			mm.Subtree = wr.Tree
+			m = &mm
+		}
+		for _, r := range defaultDot(f.roots) {
+			n := len(w.a.Writes)
+			w.addWrite(r, wr.Op, f.sc, wr.Command, true)
+			for _, nw := range w.a.Writes[n:] {
+				nw.Match, nw.At = m, wr.At
+				out = append(out, nw)
+			}
+			w.a.Writes = w.a.Writes[:n]
+		}
+	}
+	w.a.Writes = append(w.a.Writes[:first], out...)
+}
+
 // appendDynamic marks the words xargs or parallel add from their input:
 // a {} (or -I string) becomes dynamic, and a run-time word is appended.
 func appendDynamic(inner []Word, name string) []Word {

@@ -110,6 +110,26 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				add(t, "sed -i", false)
 			}
 		}
+		// The script's own w and W commands, and s///w, write the file
+		// they name; its e command and s///e run shell commands.
+		scripts := o.values["-e"]
+		scripts = append(scripts, o.values["--expression"]...)
+		if _, ok := o.value("-e", "--expression", "-f", "--file"); !ok && len(o.operands) > 0 {
+			scripts = append(scripts, o.operands[0])
+		}
+		for _, sc2 := range scripts {
+			if sc2.Dynamic != "" {
+				continue
+			}
+			out, runs := sedScript(sc2.Value)
+			for _, f := range out {
+				add(Word{Value: f}, "sed w", false)
+			}
+			if runs && w.a.Commands[idx].Opaque == "" {
+				w.a.Commands[idx].Opaque = "sed's e command runs text as shell commands"
+				w.a.Writes = append(w.a.Writes, w.at(Write{Op: "sed e", Command: idx, Dynamic: w.a.Commands[idx].Opaque, Dir: dirOf(sc)}))
+			}
+		}
 	case "cp", "install", "ln", "mv", "gcp", "gmv":
 		w.copyWrites(name, rest, sc, idx)
 	case "go", "mage":
@@ -311,6 +331,29 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				add(t, "yq -i", false)
 			}
 		}
+	case "emacs", "emacsclient":
+		// emacs --batch FILE -f save-buffer, --eval code: every file it
+		// opens may be saved.
+		o := parseOpts(rest, "flLe", []string{"--funcall", "--load", "--eval", "--execute", "--directory", "--script", "--file", "--visit", "--insert"})
+		batch := o.has(0, "--batch", "--script", "--eval", "--execute")
+		for _, a := range rest {
+			batch = batch || a.Value == "-batch" || a.Value == "-script"
+		}
+		if batch {
+			for _, t := range o.operands {
+				add(t, name, false)
+			}
+			for _, k := range []string{"--file", "--visit"} {
+				for _, v := range o.values[k] {
+					add(v, name, false)
+				}
+			}
+		}
+	case "mount":
+		// A mount hides what is under its mount point.
+		if ops := parseOpts(rest, "tToLU", []string{"--types", "--options", "--label", "--uuid", "--source", "--target"}).operands; len(ops) > 0 {
+			add(ops[len(ops)-1], "mount", true)
+		}
 	case "link":
 		// A hard link: the new name is the same file as the old one, so a
 		// later write through it changes both.
@@ -331,6 +374,103 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 	}
+}
+
+// sedScript reads a sed script for the files its w and W commands (and
+// the w flag of s) write, and whether it runs shell commands (e, the e
+// flag). It reads commands, not every corner of sed: a script it cannot
+// follow past a brace or a label still has its plain commands read.
+func sedScript(script string) (files []string, runs bool) {
+	i := 0
+	skipAddr := func() {
+		for i < len(script) {
+			c := script[i]
+			switch {
+			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '!' || c == ' ' || c == '\t' || c == '~' || c == '+':
+				i++
+			case c == '/' || c == '\\':
+				d := c
+				if c == '\\' && i+1 < len(script) {
+					i++
+					d = script[i]
+				}
+				for i++; i < len(script) && script[i] != d; i++ {
+					if script[i] == '\\' {
+						i++
+					}
+				}
+				i++
+			default:
+				return
+			}
+		}
+	}
+	rest := func() string {
+		j := strings.IndexAny(script[i:], "\n;")
+		if j < 0 {
+			j = len(script) - i
+		}
+		v := strings.TrimSpace(script[i : i+j])
+		i += j
+		return v
+	}
+	for i < len(script) {
+		skipAddr()
+		if i >= len(script) {
+			break
+		}
+		c := script[i]
+		i++
+		switch c {
+		case 'w', 'W':
+			// The file name runs to the end of the line.
+			j := strings.IndexByte(script[i:], '\n')
+			if j < 0 {
+				j = len(script) - i
+			}
+			if f := strings.TrimSpace(script[i : i+j]); f != "" {
+				files = append(files, f)
+			}
+			i += j
+		case 'e':
+			runs = true
+			rest()
+		case 's', 'y':
+			if i >= len(script) {
+				return
+			}
+			d := script[i]
+			for n := 0; n < 2 && i < len(script); n++ {
+				for i++; i < len(script) && script[i] != d; i++ {
+					if script[i] == '\\' {
+						i++
+					}
+				}
+			}
+			i++
+			for i < len(script) && strings.IndexByte("gpiImMe0123456789w", script[i]) >= 0 {
+				f := script[i]
+				i++
+				if f == 'e' && c == 's' {
+					runs = true
+				}
+				if f == 'w' && c == 's' {
+					j := strings.IndexByte(script[i:], '\n')
+					if j < 0 {
+						j = len(script) - i
+					}
+					if name := strings.TrimSpace(script[i : i+j]); name != "" {
+						files = append(files, name)
+					}
+					i += j
+					break
+				}
+			}
+		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L', 'v':
+			rest() // text, a file read, a label
+		}
+	}
+	return files, runs
 }
 
 func defaultDot(ops []Word) []Word {
