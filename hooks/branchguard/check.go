@@ -288,7 +288,7 @@ func (c *checker) command(i int) {
 	if cmd.Opaque == "" {
 		return
 	}
-	if mentionsGit(text) || obfuscated(text) || strings.Contains(cmd.Opaque, "only known at run time") || strings.Contains(cmd.Opaque, "standard input") {
+	if mentionsGit(text) || obfuscated(text) || mentionsGit(gitcmd.Decoded(text)) || strings.Contains(cmd.Opaque, "only known at run time") || strings.Contains(cmd.Opaque, "standard input") {
 		c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: cmd.Opaque + ", so branchguard cannot tell whether it moves a protected branch"})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 )
@@ -56,7 +57,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		switch {
 		case branch != "":
 			undecided(fmt.Sprintf("branchguard cannot see what this PowerShell command runs (%s) on the protected branch %s of %s", strings.Join(blind, "; "), branch, root))
-		case strings.Contains(strings.ToLower(command), "git"):
+		case mentionsGit(command) || mentionsGit(gitcmd.Decoded(command)):
 			undecided(fmt.Sprintf("branchguard cannot see which repository the git in this PowerShell command acts on (%s); run git directly, with git -C <dir>", strings.Join(blind, "; ")))
 		}
 	}

@@ -52,6 +52,9 @@ func TestPowerShellIsJudgedAsBash(t *testing.T) {
 		{`Set-Location ` + feature + `; git commit -m x`, false},
 		{`git -C ` + feature + ` merge main`, false},
 		{`python3 -c "import subprocess; subprocess.run(['git','commit','-m','x'])"`, true},
+		{`pwsh -NoProfile -Command git commit -m x`, true},
+		{`powershell -EncodedCommand ZwBpAHQAIABjAG8AbQBtAGkAdAAgAC0AbQAgAHgA`, true},
+		{`pwsh -c "Get-ChildItem"`, false},
 		{`Set-Content README.md x`, true},
 		{`'x' > src/new.go`, true},
 		{`Add-Content -LiteralPath src/a.go '//'`, true},
@@ -71,4 +74,14 @@ func TestPowerShellIsJudgedAsBash(t *testing.T) {
 			t.Errorf("%q on main: deny %v, want %v: %+v", tt.command, got, tt.deny, out)
 		}
 	}
+}
+
+// A PowerShell run from Bash with its script encoded is judged by what the
+// encoding hides.
+func TestEncodedPowerShellFromBash(t *testing.T) {
+	root, feature := setup(t)
+	out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "pwsh -EncodedCommand ZwBpAHQAIABjAG8AbQBtAGkAdAAgAC0AbQAgAHgA"})
+	deny(t, out, "git")
+	out = hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "pwsh -c Get-Date"})
+	allow(t, out)
 }

@@ -52,6 +52,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/settings"
@@ -351,8 +352,9 @@ func (g *guard) mentioned(command string) bool {
 	for _, b := range g.binaries() {
 		names = append(names, strings.ToLower(filepath.Base(b)))
 	}
+	decoded := fold(strings.ReplaceAll(gitcmd.Decoded(command), ":", " "))
 	for _, n := range names {
-		if strings.Contains(lower, n) || strings.Contains(squeezed, squeeze(n)) {
+		if strings.Contains(lower, n) || strings.Contains(squeezed, squeeze(n)) || strings.Contains(decoded, n) {
 			return true
 		}
 	}

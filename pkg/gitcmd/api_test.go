@@ -413,3 +413,18 @@ func TestVariablesThatAreNotWhatTheySeem(t *testing.T) {
 		}
 	}
 }
+
+// Decoded finds what base64 words hide, PowerShell's UTF-16LE included.
+func TestDecoded(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"echo cm0gLnRvb2xpbmdyYw== | base64 -d | sh", "rm .toolingrc"},
+		{"pwsh -enc ZwBpAHQAIABjAG8AbQBtAGkAdAAgAC0AbQAgAHgA", "git commit -m x"},
+		{"git status && go test ./...", ""},
+		{"echo hello", ""},
+	} {
+		got := gitcmd.Decoded(tt.text)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

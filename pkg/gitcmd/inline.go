@@ -42,7 +42,9 @@ func codeFlag(lang, base, opt string) bool {
 	case "php":
 		return opt == "-r"
 	case "powershell":
-		return strings.EqualFold(opt, "-c") || strings.EqualFold(opt, "-command") || strings.EqualFold(opt, "-encodedcommand") || strings.EqualFold(opt, "-e") || strings.EqualFold(opt, "-ec")
+		// PowerShell takes any prefix of a parameter's name.
+		o := strings.ToLower(opt)
+		return len(o) >= 2 && (strings.HasPrefix("-command", o) || strings.HasPrefix("-encodedcommand", o) || o == "-ec")
 	case "other":
 		return opt == "-e" || opt == "-c"
 	}

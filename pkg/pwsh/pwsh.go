@@ -24,10 +24,12 @@
 package pwsh
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf16"
 )
 
 // Word is one argument as written, with quotes and escapes removed.
@@ -556,6 +558,13 @@ type Tree struct {
 // pushes, the files it writes and what it cannot see into. A script that
 // does not parse is an error (wrapping ErrSyntax).
 func Analyze(src, cwd string) (Analysis, error) {
+	return analyze(src, cwd, 0)
+}
+
+func analyze(src, cwd string, depth int) (Analysis, error) {
+	if depth > MaxDepth {
+		return Analysis{}, errors.Join(ErrSyntax, errors.New("nested shells too deep"))
+	}
 	cmds, err := Parse(src)
 	if err != nil {
 		return Analysis{}, err
@@ -563,6 +572,10 @@ func Analyze(src, cwd string) (Analysis, error) {
 	var a Analysis
 	dir, dirKnown := cwd, true
 	join := func(p string) string {
+		if filepath.Separator == '/' {
+			// PowerShell takes \ for a separator everywhere.
+			p = strings.ReplaceAll(p, `\`, "/")
+		}
 		if filepath.IsAbs(p) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || len(p) > 1 && p[1] == ':' || dir == "" {
 			return p // absolute, or a drive path
 		}
@@ -587,6 +600,22 @@ func Analyze(src, cwd string) (Analysis, error) {
 			if len(c.Args) == 0 {
 				continue
 			}
+		}
+		if script, ok := nested(c); ok && dirKnown {
+			// pwsh -Command '...', -EncodedCommand ...: read as the
+			// script it is.
+			sub, err := analyze(script, dir, depth+1)
+			if err != nil {
+				a.Opaque = append(a.Opaque, c.Args[0].Text+": a nested PowerShell that does not read ("+err.Error()+")")
+				continue
+			}
+			a.Git = append(a.Git, sub.Git...)
+			a.Writes = append(a.Writes, sub.Writes...)
+			a.Trees = append(a.Trees, sub.Trees...)
+			a.Unknown = append(a.Unknown, sub.Unknown...)
+			a.Opaque = append(a.Opaque, sub.Opaque...)
+			a.Commands = append(a.Commands, sub.Commands...)
+			continue
 		}
 		if why, ok := Opaque(c); ok {
 			a.Opaque = append(a.Opaque, c.Args[0].Text+": "+why)
@@ -747,6 +776,62 @@ func (a *Analysis) source(cmds []Command, i int, writer string, join func(string
 	}
 }
 
+// nested returns the script a pwsh or powershell command runs from its
+// -Command (the rest of its words) or -EncodedCommand (base64 of UTF-16LE
+// text), when every word of it is literal.
+func nested(c Command) (string, bool) {
+	args := c.Args
+	if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
+		args = args[1:]
+	}
+	if n := (Command{Args: args}).Name(); n != "pwsh" && n != "powershell" {
+		return "", false
+	}
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		if !w.Literal {
+			return "", false
+		}
+		v := strings.ToLower(w.Text)
+		if !strings.HasPrefix(v, "-") || i+1 >= len(args) {
+			continue
+		}
+		opt := v[1:]
+		switch {
+		case opt == "c" || opt == "co" || opt == "com" || strings.HasPrefix("command", opt) && len(opt) >= 3:
+			var parts []string
+			for _, r := range args[i+1:] {
+				if !r.Literal {
+					return "", false
+				}
+				parts = append(parts, r.Text)
+			}
+			return strings.Join(parts, " "), true
+		case opt == "e" || opt == "ec" || strings.HasPrefix("encodedcommand", opt) && len(opt) >= 2:
+			if !args[i+1].Literal {
+				return "", false
+			}
+			return decodeUTF16Base64(args[i+1].Text)
+		case opt == "f" || strings.HasPrefix("file", opt) && len(opt) >= 2:
+			return "", false // a script file: opaque
+		}
+	}
+	return "", false
+}
+
+// decodeUTF16Base64 decodes -EncodedCommand's text.
+func decodeUTF16Base64(s string) (string, bool) {
+	data, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(data)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(data)/2)
+	for i := range u {
+		u[i] = uint16(data[2*i]) | uint16(data[2*i+1])<<8
+	}
+	return string(utf16.Decode(u)), true
+}
+
 // contentOnly reports a writer that changes what is in the files it is
 // given, never what is below a directory.
 func contentOnly(writer string) bool {
@@ -798,10 +883,14 @@ func gitOp(args []Word, dir string, dirKnown bool, join func(string) string) (Gi
 // parameters that name a written file, and which positional arguments do.
 func writers(name string) (params []string, positions []int, ok bool) {
 	switch name {
-	case "set-content", "add-content", "clear-content", "ac", "clc", "out-file", "tee-object", "tee",
-		"new-item", "ni", "mkdir", "md", "remove-item", "ri", "rm", "rmdir", "rd", "del", "erase",
+	case "set-content", "sc", "add-content", "clear-content", "ac", "clc", "out-file", "tee-object", "tee",
+		"mkdir", "md", "remove-item", "ri", "rm", "rmdir", "rd", "del", "erase",
 		"export-csv", "export-clixml", "set-itemproperty", "sp":
 		return []string{"path", "literalpath", "filepath"}, []int{0}, true
+	case "new-item", "ni":
+		// A link's -Target (or -Value) is written too: a hard link is the
+		// same file, a symbolic one a way to it.
+		return []string{"path", "literalpath", "target", "value"}, []int{0}, true
 	case "copy-item", "cpi", "cp", "copy":
 		return []string{"destination"}, []int{1}, true
 	case "move-item", "mi", "mv", "move":

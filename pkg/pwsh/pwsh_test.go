@@ -43,6 +43,10 @@ func TestAnalyze(t *testing.T) {
 		{"a computed command is opaque", "& $git commit", "", "", true},
 		{"the call operator on a literal", "& 'git' push", "push@/r", "", false},
 		{"a nested shell is opaque", "cmd /c git commit", "", "", true},
+		{"pwsh -Command is read as the script it runs", "pwsh -NoProfile -Command git commit -m x", "commit@/r", "", false},
+		{"pwsh -EncodedCommand is decoded and read", "powershell -EncodedCommand ZwBpAHQAIABjAG8AbQBtAGkAdAAgAC0AbQAgAHgA", "commit@/r", "", false},
+		{"pwsh -File is opaque", "pwsh -File x.ps1", "", "", true},
+		{"backslashes separate paths", `Set-Content .claude\settings.json x`, "", "/r/.claude/settings.json", false},
 	}
 	for _, tt := range tests {
 		a, err := Analyze(tt.src, cwd)
