@@ -237,6 +237,15 @@ func TestCdAsTheShellRunsIt(t *testing.T) {
 		{"cd " + filepath.Join(root, "nope") + "; git commit -m x", feature, false},
 		{"cd nonexistent; echo x > src/a.go", root, true},
 		{"cd nonexistent && git commit -m x", feature, false},
+		// A worktree the command adds has the branch the add checks out.
+		{"git worktree add --force ../wtmain main && cd ../wtmain && git commit -m x", root, true},
+		{"git worktree add -f " + filepath.Join(outside, "w2") + " main; cd " + filepath.Join(outside, "w2") + "; git commit -m x", root, true},
+		{"git worktree add -b topic ../wt3 && cd ../wt3 && git commit -m x", root, false},
+		{"git worktree add ../topic2 && cd ../topic2 && git commit -m x", root, false},
+		{"git worktree add --detach ../wt4 main && cd ../wt4 && git commit -m x", root, false},
+		{"git worktree add -b topic5 ../wt5 && cd ../wt5 && git switch main && git commit -m x", root, true},
+		// A link the command makes may lead anywhere.
+		{"ln -s " + root + " " + filepath.Join(outside, "lnk") + "; cd " + filepath.Join(outside, "lnk") + " && git commit -m x", outside, true},
 		// Something that may make it leaves the directory undecided.
 		{"tar -xf a.tar; cd x; git commit -m x", outside, true},
 	} {

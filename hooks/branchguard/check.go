@@ -329,7 +329,9 @@ func (c *checker) git(i int) {
 		}
 		return
 	}
-	if dyn == "" && dir != "" {
+	if nw := c.newWorktree(dir, i); dyn == "" && dir != "" && gitDir == "" && nw != nil {
+		rs = nw
+	} else if dyn == "" && dir != "" {
 		rs = c.repoAt(dir, gitDir)
 		if rs.err != nil {
 			if rs.err != gitrepo.ErrNotRepo {
@@ -344,6 +346,90 @@ func (c *checker) git(i int) {
 		e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
 		c.apply(i, &gg, e, rs, dyn)
 	}
+}
+
+// newWorktree returns the state of a worktree an earlier command of this
+// one adds (git worktree add) where none exists now and dir lies in it:
+// the repository it belongs to, with the branch the add checks out there
+// (-b/-B/--orphan's, the branch named, the one named after the directory,
+// or none for --detach and a commit), or nil.
+func (c *checker) newWorktree(dir string, i int) *repoState {
+	if dir == "" {
+		return nil
+	}
+	for _, w := range c.a.Writes {
+		if w.At >= i || w.Dynamic != "" || w.Op != "git worktree add" || !realpathWithin(dir, w.Path) || w.Command < 0 {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(w.Path, ".git")); err == nil {
+			continue
+		}
+		key := "worktree\x00" + w.Path
+		if st, ok := c.byDir[key]; ok {
+			return st
+		}
+		add := c.a.Commands[w.Command]
+		g := add.Git
+		if g == nil {
+			continue
+		}
+		gdir, gitDir, dyn := g.Where()
+		if dyn != "" || gdir == "" {
+			continue
+		}
+		parent := c.repoAt(gdir, gitDir)
+		if parent.err != nil {
+			continue
+		}
+		branch, named := "", false
+		var ops []string
+		args := g.Args
+		for j := 0; j < len(args); j++ {
+			v := args[j].Value
+			switch {
+			case args[j].Dynamic != "":
+				branch, named = "?", true
+			case v == "-b" || v == "-B" || v == "--orphan":
+				if j+1 < len(args) {
+					branch, named = args[j+1].Value, true
+					if args[j+1].Dynamic != "" {
+						branch = "?"
+					}
+					j++
+				}
+			case v == "-d" || v == "--detach":
+				branch, named = "-", true
+			case v == "--reason":
+				j++
+			case strings.HasPrefix(v, "-"):
+			default:
+				ops = append(ops, v)
+			}
+		}
+		if len(ops) > 0 && ops[0] == "add" {
+			ops = ops[1:]
+		}
+		if !named {
+			switch {
+			case len(ops) >= 2:
+				if ok, known := gitrepo.RefExists(parent.repo.CommonDir, heads(ops[1])); ok || !known {
+					branch = ops[1]
+				} else {
+					branch = "-" // a commit or a tag: detached
+				}
+			default:
+				branch = filepath.Base(w.Path)
+			}
+		}
+		st := &repoState{repo: parent.repo, protected: parent.protected}
+		st.repo.Root, st.repo.Branch, st.repo.Unknown = w.Path, branch, ""
+		if branch == "?" {
+			st.repo.Branch, st.repo.Unknown = "", "git worktree add names a branch only known at run time"
+		}
+		c.byDir[key] = st
+		return st
+	}
+	return nil
 }
 
 // freshRepo reports that dir lies in a repository an earlier command of

@@ -789,6 +789,13 @@ func (w *walker) cd(name string, args []Word, sc scope, idx int) scope {
 	}
 	dir, why := w.cdTarget(target, sc)
 	switch {
+	case why == "" && w.makes(dir, idx) == madeLink:
+		// ln -s there ...; cd there: where the link leads is the link's
+		// business, which only run time settles.
+		sc.oldpwd = prev
+		sc.dir, sc.dirWhy = "", "cd "+target+" goes through a link an earlier part of the command makes"
+		sc.fragile = -1
+		return sc
 	case why != "" || w.isDir(dir) || w.makes(dir, idx) == madeDir:
 		// It exists, or an earlier command makes it (mkdir, git init,
 		// git clone, git worktree add): cd goes there.
@@ -819,6 +826,7 @@ const (
 	madeNothing = iota // nothing earlier writes it
 	madeDir            // an earlier command makes it a directory
 	madeMaybe          // an earlier write or opaque command may make it
+	madeLink           // an earlier ln makes it, or a directory above it, a link
 )
 
 // makes says what the commands before index idx may have made of dir,
@@ -833,6 +841,8 @@ func (w *walker) makes(dir string, idx int) int {
 			continue
 		}
 		switch {
+		case wr.Op == "ln" && wr.Dynamic == "" && within(dir, wr.Path):
+			return madeLink
 		case wr.Dynamic != "" || wr.Glob:
 			made = madeMaybe
 		case wr.Path == dir && (wr.Op == "mkdir" || wr.Op == "install -d" || wr.Op == "git init" || wr.Op == "git clone" || wr.Op == "git worktree add"):

@@ -184,6 +184,8 @@ var table = []struct {
 	{`tar -xf a.tar; cd new.d; git push`, "push@?"},
 	{`cp -r /src new.d; cd new.d; git push`, "push@?"},
 	{`ln -s /other new.d; cd new.d; git push`, "push@?"},
+	{`ln -s /other new.d && cd new.d && git push`, "push@?"},
+	{`ln -s /other new.d && cd new.d/sub && git push`, "push@?"},
 	{`mkdir "$d"; cd new.d; git push`, "push@?"},
 	{`python3 -c 'import os; os.system("x")'; cd new.d; git push`, "push@?"},
 	{`cd /a && cd b && git push`, "push@/a/b"},
