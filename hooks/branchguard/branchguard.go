@@ -16,11 +16,20 @@
 //  1. Edit, MultiEdit, Write and NotebookEdit: the file's own checkout (not
 //     the session's cwd, and after its symbolic links are resolved)
 //     decides; a checkout on a protected branch is denied, a file outside
-//     any checkout is allowed. Every file of an apply_patch patch is judged
-//     so, moves included, also when the patch runs through a shell.
-//     PowerShell's git commits and pushes are found by pkg/pwsh and judged
-//     the same way; what that reader cannot see into fails closed on a
-//     protected branch, and elsewhere when it mentions git.
+//     any checkout is allowed, and so is a file git ignores there (build
+//     output, .env.local, node_modules/...: asked of git only on the way
+//     to a denial; a tracked file is never ignored, and the gate's own
+//     files stay configguard's). A relative path starts in the tool's
+//     working-directory argument and in the cwd. Every file of an
+//     apply_patch patch is judged so, moves included, also when the patch
+//     runs through a shell. PowerShell is judged as Bash is: pkg/pwsh reads
+//     each command it runs with its directory, and every native one (git,
+//     python -c, ...) goes through the same check as a shell command
+//     there, so guard.protect's <remote>/HEAD and every ref-moving git
+//     mean the same; its cmdlets' writes into a protected checkout are
+//     denied (a pipeline's or a computed path's where the command runs);
+//     what that reader cannot see into fails closed on a protected branch,
+//     and elsewhere when it mentions git (also in base64).
 //  2. Bash (and every harness's shell tool): the command is analysed once
 //     by pkg/gitcmd from its shell syntax tree: every simple command bash
 //     would run (through wrappers, bash -c, eval, functions, scripts read
@@ -43,7 +52,11 @@
 //     through the command: git switch and checkout (and -b, -B, -),
 //     symbolic-ref HEAD, a write to HEAD. A switch the later command
 //     certainly runs after (&&, if, set -e) replaces the branch; one it
-//     may run after (;, ||) adds a possibility.
+//     may run after (;, ||) adds a possibility. A repository the command
+//     creates (git init, git clone, where none is now) has no protected
+//     branch yet, but what it pushes is judged by name (a push without a
+//     refspec from one is undecided); a worktree it adds has the branch
+//     the add checks out (worktree add --force ../w main: main).
 //  5. A write (redirection, tee, sed -i, cp, mv, git apply, ...) into a
 //     checkout on a protected branch is denied unless git ignores the
 //     path; a write into git's ref storage (refs/heads/<protected>,

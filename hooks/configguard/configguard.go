@@ -36,7 +36,40 @@
 //     guarded file in a part that reader cannot see into. Each path is judged as written (a Bash
 //     write's link/.. included: gitcmd's Write.Written, not its cleaned
 //     Path) and after its symbolic links are resolved as the operating
-//     system will, so a link never hides a guarded file.
+//     system will, so a link never hides a guarded file; a file that is a
+//     hard link of a guarded one is guarded too.
+//  4. Names are compared as the most forgiving file system compares them,
+//     on every system (fold): case-insensitively both ways (.TOOLINGRC,
+//     Settings.JSON, BIN/MAGEHOOK, the dotless ı), without the trailing
+//     dots and spaces Windows strips, an NTFS stream suffix (::$DATA) or
+//     the zero-width code points HFS+ ignores. Asking each directory how
+//     it compares names would cost a probe per call and per directory (a
+//     checkout can mix them: casefold directories on Linux, shares); a
+//     false deny of a file literally named .TOOLINGRC on Linux is cheap.
+//  5. Relative paths start in the harness's working-directory argument
+//     (payload.WorkDir: workdir, dir_path, ...), else the payload's cwd,
+//     never this process's directory; an edited file's relative path is
+//     judged from both when they differ.
+//  6. Patterns are expanded as the shell would ({a,b}, [!x]) and more (a *
+//     matches dot files too, names fold); a tree written through one (rm
+//     -rf .c*) is judged as a tree. What find selects (-delete, -exec rm
+//     {}, piped into xargs) is judged by the names its tests allow against
+//     the guarded files that exist; a directory's mode or owner changed in
+//     a way that can take access away (chmod 000 bin) is judged as the
+//     tree below it; a symbolic link the command makes to a guarded file,
+//     in a command that writes anything else, is denied (ln -s .claude c
+//     && rm c/settings.json). A path the analysis cannot name is judged by
+//     the string literals of the code that writes it (os.rename('bin',
+//     ...)), and denied when the command names a guarded file, also cut
+//     into pieces, base64-encoded or otherwise obfuscated.
+//  7. PowerShell: a writing cmdlet fed paths by a pipeline or a (...) is
+//     judged by what the producing cmdlet lists (Get-ChildItem with its
+//     path, -Recurse, -Filter and -Include; Get-Item; literal strings);
+//     one fed paths the reader cannot follow ($files | Remove-Item,
+//     Get-Content list | rm) is denied whatever it names, because a
+//     relative path from there or an absolute one anywhere can reach a
+//     guarded file. pwsh -Command and -EncodedCommand are read as the
+//     scripts they run.
 //
 // # EXIT CODES
 //

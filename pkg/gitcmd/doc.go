@@ -32,8 +32,14 @@
 //     brace list has Word.Glob.
 //   - Dir is the directory it runs in (absolute), after cd, pushd, popd,
 //     CDPATH, cdable_vars, env -C, sudo -D, ...; DirDynamic says why it is
-//     unknown (cd "$x", find -execdir, a cd to a directory that does not
-//     exist followed by ';' rather than '&&').
+//     unknown (cd "$x", find -execdir, a cd through a link the command
+//     makes). A cd is judged as the shell runs it: to a directory an
+//     earlier command makes (mkdir, git init, git clone, git worktree
+//     add) it goes there; to one that does not exist and that nothing in
+//     the command makes it fails, and every later command runs where the
+//     shell was; to one something else may make (a tar -x, a cp -r, code
+//     that writes) a command it does not guard (';' rather than '&&') runs
+//     in an unknown directory, and so do its relative writes.
 //   - Env is what the command line exported to it (VAR=v prefixes, export,
 //     declare -x, typeset -x, set -a, env NAME=v, env -u, sourced files
 //     that were read); EnvDynamic says why it may hold more (a file sourced
@@ -57,6 +63,9 @@
 //   - Stdin is what it reads on standard input when that is known (a
 //     here-document, a here-string, echo or printf piped in, a file
 //     redirected in): git update-ref --stdin, patch, a shell reading it.
+//   - A program is known by its folded name (progName): GIT, git.exe and
+//     C:\Git\bin\git.exe are git, as a case-insensitive file system or
+//     Git Bash would run them.
 //   - Git is set for git (git, a full path, git-<cmd>): global options (-C,
 //     -c, --git-dir, --work-tree, --config-env, GIT_DIR, GIT_WORK_TREE,
 //     GIT_CONFIG_COUNT/KEY/VALUE), the subcommand after alias expansion
@@ -72,12 +81,21 @@
 // rsync, tar -x, unzip, curl -o, wget, sort -o, chmod/chown/chgrp,
 // formatters writing in place (gofmt -w, prettier --write, ...), find
 // -delete, patch, git apply and apply_patch (paths read from the patch in a
-// here-document or file), and git's own working-tree writes (checkout,
-// restore, reset --hard, stash, merge, ...: Write.Repo). A write whose
-// path cannot be decided has Dynamic set (a computed word, a relative path
-// in an unknown directory, inline code that can write files, a patch the
-// analysis cannot see); Tree means anything under Path; Glob a pattern.
+// here-document or file), compressors that replace their files (gzip, xz,
+// zstd --rm, gunzip writing the name without the suffix), dos2unix, gawk
+// -i inplace, yq -i, sed's own w/W commands, emacs --batch, mount (its
+// mount point), git config -f FILE, the source of a hard link (ln without
+// -s, cp -l, link: the new name is the same file), and git's own
+// working-tree writes (checkout, restore, reset --hard, stash, merge, ...:
+// Write.Repo). A write whose path cannot be decided has Dynamic set (a
+// computed word, a relative path in an unknown directory, inline code that
+// can write files, a patch the analysis cannot see); Tree means anything
+// under Path; Glob a pattern (a loop variable over a pattern, "$f" of for f
+// in *.go, is one); Match narrows a tree to what find selects by name
+// (-delete, -exec on {} or {}.suffix, and a find printing into xargs).
 // Devices (/dev/null, /dev/stderr, fd duplications) are not writes.
+// Decoded returns what a command's base64 words hide, for a gate that asks
+// what a command it cannot follow names.
 //
 // a.GitConfig lists what git config commands in the command set (aliases
 // used later in the same command resolve through them); a script an

@@ -18,9 +18,20 @@
 // Add-Content, Out-File, New-Item, Remove-Item, Copy-Item, Move-Item,
 // Rename-Item, Tee-Object, Clear-Content and their aliases).
 //
+// A writing cmdlet that takes its paths from a pipeline or from a (...)
+// argument (Get-ChildItem -Recurse | Remove-Item, Remove-Item -Path
+// (gci *.json)) is followed back, through the cmdlets that only filter or
+// sort, to what produced them: a listing cmdlet's path, recursion and
+// name filters (Analysis.Trees), or literal strings; paths it cannot
+// follow ($files | rm, Get-Content list | rm) are Analysis.Unknown.
+// Every command it runs is listed with its directory (Analysis.Commands),
+// so a gate can judge the native ones as a shell's. pwsh -Command and
+// -EncodedCommand are read as the scripts they run; a backslash separates
+// paths, as PowerShell takes it everywhere.
+//
 // What it cannot see it reports as Opaque: a command whose name is
 // computed, Invoke-Expression, Start-Process, a nested shell (cmd /c,
-// bash -c, pwsh -Command). A gate that needs to know fails closed on it.
+// bash -c, pwsh -File). A gate that needs to know fails closed on it.
 package pwsh
 
 import (
