@@ -314,3 +314,27 @@ func TestPowerShellPipelines(t *testing.T) {
 		}
 	}
 }
+
+// Every file a harness reads hooks or their switches from is guarded, the
+// system and managed ones included (an agent running as root could write
+// them).
+func TestEveryScopesHookFilesAreGuarded(t *testing.T) {
+	root := wired(t)
+	for _, path := range []string{
+		"/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d/10-x.json",
+		"/Library/Application Support/ClaudeCode/managed-settings.json", `C:\Program Files\ClaudeCode\managed-settings.json`,
+		".github/copilot/settings.json", ".github/copilot/settings.local.json", "/root/.copilot/settings.json",
+		"/root/.copilot/hooks/x.json", "/etc/github-copilot/policy.d/a.json",
+		"/etc/codex/requirements.toml", "/etc/codex/config.toml", "/etc/cursor/hooks.json",
+		"/Library/Application Support/Cursor/hooks.json", "/etc/gemini-cli/settings.json", "/etc/gemini-cli/system-defaults.json",
+	} {
+		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) {
+			t.Errorf("Write %s: %+v, want a deny", path, out)
+		}
+	}
+	for _, path := range []string{".github/copilot/instructions.md", "/etc/codex/notes.txt", ".cursor/rules/x.mdc"} {
+		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); denied(out) {
+			t.Errorf("Write %s: %+v, want it allowed", path, out)
+		}
+	}
+}

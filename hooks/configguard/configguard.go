@@ -243,8 +243,18 @@ var wiring = sync.OnceValues(func() ([][]string, [][]string) {
 		out = append(out, split(filepath.ToSlash(pat)))
 	}
 	// Codex keeps its hook trust (hooks.state) and its feature switches in
-	// config.toml: writing it can untrust or disable every hook.
-	out = append(out, []string{".codex", "config.toml"})
+	// config.toml: writing it can untrust or disable every hook. The other
+	// files each harness reads hooks or their switches from, at every
+	// scope (the reference's list): the system and managed ones (an agent
+	// running as root could write them), Copilot's settings and user
+	// hooks.
+	out = append(out, []string{".codex", "config.toml"},
+		[]string{"codex", "config.toml"}, []string{"codex", "requirements.toml"}, []string{"codex", "managed_config.toml"},
+		[]string{"claude-code", "managed-settings*.json"}, []string{"claude-code", "managed-settings.d", "*.json"},
+		[]string{"ClaudeCode", "managed-settings*.json"}, []string{"ClaudeCode", "managed-settings.d", "*.json"},
+		[]string{".github", "copilot", "settings*.json"}, []string{".copilot", "settings*.json"}, []string{".copilot", "config.json"},
+		[]string{".copilot", "hooks", "*.json"}, []string{"github-copilot", "policy.d", "*.json"}, []string{"Copilot", "policy.d", "*.json"},
+		[]string{"cursor", "hooks.json"}, []string{"gemini-cli", "settings.json"}, []string{"gemini-cli", "system-defaults.json"})
 	for _, pat := range out {
 		f := make([]string, len(pat))
 		for i, c := range pat {
@@ -450,6 +460,9 @@ func tailMatches(parts, pat []string) bool {
 	return true
 }
 
+// split cuts a path into its components, at a backslash too: Windows and
+// PowerShell take one for a separator, and a name holding one elsewhere
+// is rare enough to judge as if it were.
 func split(p string) []string {
-	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == os.PathSeparator })
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' || r == os.PathSeparator })
 }
