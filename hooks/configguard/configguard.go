@@ -20,7 +20,12 @@
 //     .github/hooks/*.json, .cursor/hooks.json,
 //     .opencode/plugins/magehook.js; under the home directory they are the
 //     user-scope files); Codex's .codex/config.toml, which holds its hook
-//     trust (hooks.state) and can switch hooks off; and the hook binary (hook.binary, the main
+//     trust (hooks.state) and can switch hooks off; the system and managed
+//     files each harness reads hooks or their switches from (Claude Code's
+//     managed-settings.json and managed-settings.d, Codex's
+//     requirements.toml, Copilot's .github/copilot/settings*.json,
+//     ~/.copilot hooks and policy.d, Cursor's and Gemini's system files);
+//     and the hook binary (hook.binary, the main
 //     checkout's for a linked worktree, and the binary answering the call).
 //  3. The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
