@@ -34,6 +34,7 @@ func TestSpellingsAFileSystemFoldsTogether(t *testing.T) {
 		".toolingrc.", ".toolingrc ", ".toolingrc::$DATA", // Windows strips trailing dots and spaces; a stream is the file
 		".tool\u200cingrc", ".c\u200dlaude/settings.json", // HFS+ ignores zero-width joiners
 		".toolıngrc", // NTFS upper-cases the dotless i to I
+		"TOOLIN~1", "CLAUDE~1/SETTIN~1.JSO", "CLAUDE~1/settings.json", "bin/MAGEHO~1", "bin/magehook.exe", // 8.3 short names, Windows' .exe
 	} {
 		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) {
 			t.Errorf("Write %q: %+v, want a deny", path, out)
@@ -42,13 +43,13 @@ func TestSpellingsAFileSystemFoldsTogether(t *testing.T) {
 			t.Errorf("rm %q: %+v, want a deny", path, out)
 		}
 	}
-	for _, cmd := range []string{"rm -rf BIN", "rm -rf .CLAUDE", "RM -rf .claude", "mv .Claude x", "Rm.exe .toolingrc"} {
+	for _, cmd := range []string{"rm -rf BIN", "rm -rf .CLAUDE", "RM -rf .claude", "mv .Claude x", "Rm.exe .toolingrc", "rm -rf CLAUDE~1", "rm TOOLIN~1"} {
 		if out := run(t, root, "Bash", map[string]any{"command": cmd}); !denied(out) {
 			t.Errorf("%q: %+v, want a deny", cmd, out)
 		}
 	}
 	// Names that fold to something else stay allowed.
-	for _, path := range []string{".toolingrc.bak", "toolingrc", ".claude/SETTINGS.md", "BIN/other", ".claudex/settings.json"} {
+	for _, path := range []string{".toolingrc.bak", "toolingrc", ".claude/SETTINGS.md", "BIN/other", ".claudex/settings.json", "README~1.MD", "bin/OTHER~1"} {
 		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); denied(out) {
 			t.Errorf("Write %q: %+v, want it allowed", path, out)
 		}

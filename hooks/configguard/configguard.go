@@ -432,7 +432,7 @@ func obfuscated(s string) bool {
 
 func (g *guard) what(path string) string {
 	parts := foldParts(path)
-	if len(parts) > 0 && parts[len(parts)-1] == fold(toolingrc.FileName) {
+	if len(parts) > 0 && component(parts[len(parts)-1], fold(toolingrc.FileName)) {
 		return "a " + toolingrc.FileName + " (magehook's configuration)"
 	}
 	for i, pat := range g.folded {
@@ -443,7 +443,7 @@ func (g *guard) what(path string) string {
 	fp := "/" + strings.Join(parts, "/")
 	g.binaries()
 	for _, b := range g.fbinary {
-		if fp == b {
+		if fp == b || samePath(fp, b) {
 			return "the hook binary"
 		}
 	}
@@ -458,7 +458,7 @@ func tailMatches(parts, pat []string) bool {
 	}
 	tail := parts[len(parts)-len(pat):]
 	for i, p := range pat {
-		if ok, err := filepath.Match(p, tail[i]); err != nil || !ok {
+		if !component(tail[i], p) {
 			return false
 		}
 	}

@@ -64,10 +64,23 @@ func foldPath(p string) string {
 	return "/" + strings.Join(foldParts(p), "/")
 }
 
-// within reports whether path is dir or below it, as folded names compare.
+// within reports whether path is dir or below it, as folded names compare
+// (a short name in dir standing for its long one: rm -r CLAUDE~1).
 func within(path, dir string) bool {
 	fp, fd := foldPath(path), foldPath(dir)
-	return fp == fd || strings.HasPrefix(fp, strings.TrimSuffix(fd, "/")+"/")
+	if fp == fd || strings.HasPrefix(fp, strings.TrimSuffix(fd, "/")+"/") {
+		return true
+	}
+	pp, pd := split(fp), split(fd)
+	if len(pp) < len(pd) {
+		return false
+	}
+	for i := range pd {
+		if pp[i] != pd[i] && !component(pd[i], pp[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchName reports whether a shell pattern matches a name, as folded
@@ -181,4 +194,66 @@ func glob(pattern string, max int) ([]string, bool) {
 		}
 	}
 	return out, complete
+}
+
+// shortPrefix reports a Windows 8.3 short name (TOOLIN~1, SETTIN~1.JSO,
+// CLAUDE~1: NTFS makes one for each long name unless told not to) and the
+// head of the long name it stands for, folded.
+func shortPrefix(c string) (string, bool) {
+	i := strings.IndexByte(c, '~')
+	if i < 1 || i > 6 {
+		return "", false
+	}
+	rest := c[i+1:]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == 0 || (j < len(rest) && (rest[j] != '.' || len(rest)-j-1 > 3)) {
+		return "", false
+	}
+	return c[:i], true
+}
+
+// longHead is what a short name keeps of a long one: its folded
+// characters before the first pattern character, without dots and spaces.
+func longHead(name string) string {
+	if i := strings.IndexAny(name, "*?["); i >= 0 {
+		name = name[:i]
+	}
+	return strings.NewReplacer(".", "", " ", "").Replace(fold(name))
+}
+
+// component reports whether a folded path component may name the file a
+// folded pattern component matches: by the pattern, or as a short name
+// whose head the long name starts with.
+func component(c, pattern string) bool {
+	if ok, err := filepath.Match(pattern, c); ok || err != nil {
+		return true
+	}
+	if head, ok := shortPrefix(c); ok {
+		long := longHead(pattern)
+		return strings.HasPrefix(long, head) || len(long) < len(head) && strings.HasPrefix(head, long)
+	}
+	return false
+}
+
+// samePath reports whether two folded paths may name the same file:
+// component by component, a short name standing for its long one, and
+// Windows' .exe taken off the last.
+func samePath(a, b string) bool {
+	pa, pb := split(a), split(b)
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		x, y := pa[i], pb[i]
+		if i == len(pa)-1 {
+			x, y = strings.TrimSuffix(x, ".exe"), strings.TrimSuffix(y, ".exe")
+		}
+		if x != y && !component(x, y) {
+			return false
+		}
+	}
+	return true
 }
