@@ -33,7 +33,7 @@ func TestSpellingsAFileSystemFoldsTogether(t *testing.T) {
 		".CODEX/hooks.json", ".GitHub/Hooks/magehook.json",
 		".toolingrc.", ".toolingrc ", ".toolingrc::$DATA", // Windows strips trailing dots and spaces; a stream is the file
 		".tool\u200cingrc", ".c\u200dlaude/settings.json", // HFS+ ignores zero-width joiners
-		".toolıngrc", // NTFS upper-cases the dotless i to I
+		".toolıngrc",                                                                                      // NTFS upper-cases the dotless i to I
 		"TOOLIN~1", "CLAUDE~1/SETTIN~1.JSO", "CLAUDE~1/settings.json", "bin/MAGEHO~1", "bin/magehook.exe", // 8.3 short names, Windows' .exe
 	} {
 		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) {
