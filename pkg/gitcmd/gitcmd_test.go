@@ -32,6 +32,7 @@ var table = []struct {
 	{`Git.EXE push`, "push@/repo"},
 	{`C:\\Git\\bin\\git.exe commit`, "commit@/repo"},
 	{`SUDO git push`, "push@/repo"},
+	{"gi\u200dt commit", "commit@/repo"}, // HFS+ ignores the zero-width joiner
 	{`BASH -c 'git commit'`, "commit@/repo"},
 
 	// Global options.

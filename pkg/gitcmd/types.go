@@ -219,7 +219,13 @@ func progName(v string) string {
 	if i := strings.LastIndexAny(v, `/\`); i >= 0 {
 		v = v[i+1:]
 	}
-	v = strings.ToLower(v)
+	v = strings.Map(func(r rune) rune {
+		// HFS+ leaves these out when it looks a name up.
+		if r == 0x00ad || r == 0xfeff || r >= 0x200b && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2060 && r <= 0x206f {
+			return -1
+		}
+		return r
+	}, strings.ToLower(v))
 	if len(v) > 4 && strings.HasSuffix(v, ".exe") {
 		v = v[:len(v)-4]
 	}
