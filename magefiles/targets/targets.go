@@ -4,16 +4,27 @@
 //	//mage:import
 //	_ "github.com/magehook/magehook/magefiles/targets"
 //
-// The targets are thin: they read arguments, call pkg/, and turn the result
-// into an exit code. Each hook:<event> target answers one Claude Code event
-// and sets the process's exit code itself, message first, so that Mage's
-// own error printing never reaches the harness.
+// The operator targets are thin: each reads its arguments and calls one
+// function that takes its world (working directory, environment, streams:
+// a world value) and returns an error carrying its exit code, as
+// mg.Fatal's errors do. Mage's generated main is the one place that reads
+// it: it prints "Error: <message>" on stderr and exits with the error's
+// ExitStatus (README's table: 1 failure, 2 usage, 3 configuration). A
+// magefile that calls a target (a Bootstrap calling Hook{}.Build) gets the
+// error back instead of a process that ends under it.
+//
+// Each hook:<event> target answers one agent event and sets the process's
+// exit code itself, message first, so that Mage's own error printing never
+// reaches the harness and the hot path pays for nothing more.
 package targets
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/magefile/mage/mg"
 
@@ -39,12 +50,12 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 // checkedHandlers is handlers() after the whole set (builtin ones included)
 // is validated: install and list refuse a set that cannot work, naming the
 // handler (exit 3), as dispatch does.
-func checkedHandlers() []hook.Handler {
+func checkedHandlers() ([]hook.Handler, error) {
 	hs := handlers()
 	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
-		fail(hook.ExitConfig, err)
+		return nil, configErr(err)
 	}
-	return hs
+	return hs, nil
 }
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
@@ -67,11 +78,16 @@ func hookSet(local bool) hook.Set {
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
 // whether this checkout enables it, and its purpose.
-func (Hook) List() {
-	hs := checkedHandlers()
+func (Hook) List() error { return osWorld().list() }
+
+func (w world) list() error {
+	hs, err := checkedHandlers()
+	if err != nil {
+		return err
+	}
 	var enabled map[string]bool
-	if cfg, err := toolingrc.Discover(startDir()); err == nil {
-		warnUnknown(cfg)
+	if cfg, err := toolingrc.Discover(w.start()); err == nil {
+		w.warnUnknown(cfg)
 		if on, err := hook.Enabled(cfg, hs); err == nil {
 			enabled = map[string]bool{}
 			for _, h := range on {
@@ -79,10 +95,10 @@ func (Hook) List() {
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, hs, enabled); err != nil {
-		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
-		os.Exit(hook.ExitFail)
+	if err := hook.List(w.stdout, hs, enabled); err != nil {
+		return failure(fmt.Errorf("hook:list: %w", err))
 	}
+	return nil
 }
 
 // Version prints the source hash this binary was built from (empty for a
@@ -94,39 +110,90 @@ func (Hook) Version() {
 // Build compiles this checkout's magefiles into the hook binary
 // (hook.binary in .toolingrc, bin/magehook by default), stamped with the
 // hash of its sources.
-func (Hook) Build(ctx context.Context) {
-	cfg, err := toolingrc.Discover(startDir())
+func (Hook) Build(ctx context.Context) error { return osWorld().build(ctx) }
+
+func (w world) build(ctx context.Context) error {
+	cfg, err := toolingrc.Discover(w.start())
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
-	if err := buildinfo.Build(ctx, cfg.Root(), bin.Abs(), os.Stderr); err != nil {
-		fail(hook.ExitFail, err)
+	if err := buildinfo.Build(ctx, cfg.Root(), bin.Abs(), w.stderr); err != nil {
+		return failure(err)
 	}
-	fmt.Fprintln(os.Stderr, "magehook: built", bin.Abs())
+	fmt.Fprintln(w.stderr, "magehook: built", bin.Abs())
+	return nil
 }
 
-// startDir is where configuration discovery starts for an operator's
+// world is what an operator target reads and writes, passed in so that a
+// test runs the target in-process on a temporary repository: the working
+// directory, the environment and the three streams. The targets use
+// osWorld, the process's own.
+type world struct {
+	dir            string // the working directory; "." is the process's
+	getenv         func(string) string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func osWorld() world {
+	return world{dir: ".", getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+}
+
+// start is where configuration discovery starts for an operator's
 // command: MAGEHOOK_ROOT when set, else the working directory.
-func startDir() string {
-	if root := os.Getenv(toolingrc.RootEnv); root != "" {
+func (w world) start() string {
+	if root := w.getenv(toolingrc.RootEnv); root != "" {
 		return root
 	}
-	return "."
+	return w.dir
+}
+
+// wd is the working directory as an absolute path.
+func (w world) wd() (string, error) {
+	return filepath.Abs(w.dir)
 }
 
 // warnUnknown prints a line for every key in magehook's prefixes that
 // magehook does not read (a typo), with the key it most likely means.
-func warnUnknown(cfg *toolingrc.Config) {
+func (w world) warnUnknown(cfg *toolingrc.Config) {
 	for _, u := range cfg.Unknowns() {
-		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
+		fmt.Fprintln(w.stderr, "magehook: warning:", u)
 	}
 }
 
-func fail(code int, err error) {
-	fmt.Fprintln(os.Stderr, "magehook:", err)
-	os.Exit(code)
+// exitError is an error that carries its exit code, the shape of
+// mg.Fatal's: Mage's generated main prints it ("Error: <message>" on
+// stderr) and exits with ExitStatus. Mage reads the code with a type
+// assertion, not errors.As, so a target returns it unwrapped; mg.Deps and
+// mg.ExitStatus find it through wrapping.
+type exitError struct {
+	code int
+	err  error
 }
+
+func (e *exitError) Error() string   { return e.err.Error() }
+func (e *exitError) Unwrap() error   { return e.err }
+func (e *exitError) ExitStatus() int { return e.code }
+
+// withCode gives err the exit code, unless it already carries one (the
+// inner function knew better); nil stays nil.
+func withCode(code int, err error) error {
+	var e *exitError
+	if err == nil || errors.As(err, &e) {
+		return err
+	}
+	return &exitError{code: code, err: err}
+}
+
+// failure is an error that exits 1.
+func failure(err error) error { return withCode(hook.ExitFail, err) }
+
+// usage is an error of the command line: exit 2.
+func usage(err error) error { return withCode(hook.ExitBlock, err) }
+
+// configErr is an error of the configuration: exit 3.
+func configErr(err error) error { return withCode(hook.ExitConfig, err) }
