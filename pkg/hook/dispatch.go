@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,11 +87,14 @@ type Dispatcher struct {
 	// own handlers.
 	early bool
 	read  *Pending
+	// repos is what the handlers of this dispatch found (Call.Repo).
+	repos repoMemo
 }
 
 // Dispatch answers the event named by its wire name and returns the exit code.
 func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	d.defaults()
+	d.repos = repoMemo{}
 	ev, ok := Lookup(eventName)
 	if !ok {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
@@ -391,8 +395,8 @@ func (d *Dispatcher) defaults() {
 // that exists but cannot be read is an error, never a reason to look
 // elsewhere; so is any other configuration problem (SetupErr, a
 // configuration value that does not check).
-func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
-	var starts []string
+func (d *Dispatcher) discover(ev Event, p *payload.Payload) (_ *toolingrc.Config, starts []string, _ error) {
+	defer func() { starts = slices.DeleteFunc(starts, func(s string) bool { return s == workDir }) }()
 	if root := d.Getenv(toolingrc.RootEnv); root != "" {
 		starts = []string{root}
 	} else {
@@ -408,13 +412,19 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
 				starts = append(starts, dir)
 			}
-			if wd, err := d.Getwd(); err == nil {
-				starts = append(starts, wd)
-			}
+			starts = append(starts, workDir) // asked only when reached
 		}
 	}
 	var first error
-	for _, s := range starts {
+	for i, s := range starts {
+		if s == workDir {
+			wd, err := d.Getwd()
+			if err != nil {
+				starts = slices.Delete(starts, i, i+1)
+				break
+			}
+			starts[i], s = wd, wd
+		}
 		cfg, err := toolingrc.Discover(s)
 		if err == nil {
 			if d.SetupErr != nil {
@@ -440,6 +450,11 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 	}
 	return nil, starts, first
 }
+
+// workDir stands in discover's start directories for the process's
+// working directory until the walk reaches it: os.Getwd costs two system
+// calls that the payload's cwd almost always makes unneeded.
+const workDir = "\x00getwd"
 
 // installedAt reports whether the checkout of any start directory (its
 // git top, and the main checkout of a linked worktree) holds installed
@@ -572,7 +587,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, repos: d.repos})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper
