@@ -18,7 +18,11 @@ import (
 // magehook writes; -fix skips the pending commit of a library clone
 // stopped in a rebase when it only adds a session page with no
 // observation.
-func Doctor(ctx context.Context, json *bool, startup *bool, fix *bool) error {
+func Doctor(ctx context.Context,
+	json *bool, // one JSON document instead of lines
+	startup *bool, // false skips the start-up measure
+	fix *bool, // settle a library clone stopped in a rebase
+) error {
 	return osWorld().doctor(ctx, derefBool(json), startup == nil || *startup, derefBool(fix))
 }
 

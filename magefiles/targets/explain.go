@@ -12,7 +12,10 @@ import (
 // and effect on refs, the files it writes, and which rule decides
 // (-cwd=dir: where it runs, default the current directory; -harness=name:
 // the words of the reason).
-func (Hook) Explain(command string, cwd, harness *string) error {
+func (Hook) Explain(command string,
+	cwd *string, // where the command runs (default: here)
+	harness *string, // whose words the reason takes
+) error {
 	return osWorld().explain(command, deref(cwd), deref(harness))
 }
 

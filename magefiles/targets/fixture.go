@@ -28,7 +28,13 @@ func (w world) fixtureDir() (string, error) {
 // (or Edit, Write, ...), -result=success|failure, -index=n for the n-th
 // match, -name=<case>. The envelope is kept, strings are redacted and cut,
 // and a provenance row goes into testdata/payloads/README.md.
-func (Fixture) Capture(transcript string, event, tool, result *string, index *int, name *string) error {
+func (Fixture) Capture(transcript string,
+	event *string, // PreToolUse (default) or PostToolUse
+	tool *string, // Bash, Edit, Write, ...
+	result *string, // success or failure
+	index *int, // the n-th match
+	name *string, // the fixture's case name
+) error {
 	c := fixture.Capture{Transcript: transcript, Name: deref(name),
 		Options: fixture.Options{Event: deref(event), Tool: deref(tool), Result: deref(result)}}
 	if index != nil {

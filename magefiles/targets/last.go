@@ -12,7 +12,10 @@ import (
 // event -event names (hook:last -event=PreToolUse) or of any event, from
 // -session or any session: redacted JSON that hook:replay takes. Exit 1
 // when none is stored, 2 for an event or session of the wrong shape.
-func (Hook) Last(event, session *string) error {
+func (Hook) Last(
+	event *string, // the event (default: any)
+	session *string, // the session id (default: any)
+) error {
 	return osWorld().last(deref(event), deref(session))
 }
 

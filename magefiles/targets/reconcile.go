@@ -18,7 +18,11 @@ import (
 // undeclared hooks kept. Writes nothing; exit 0 when converged, 3 on
 // drift, 1 when a file cannot be read. -prune also removes undeclared
 // hooks; -json prints one versioned document.
-func (Hook) Plan(source string, runtime *string, prune *bool, json *bool) error {
+func (Hook) Plan(source string,
+	runtime *string, // the runtime file (default ~/.claude/settings.json)
+	prune *bool, // also remove undeclared hooks
+	json *bool, // one versioned JSON document
+) error {
 	return osWorld().reconcile(source, deref(runtime), derefBool(prune), derefBool(json), false)
 }
 
@@ -26,7 +30,11 @@ func (Hook) Plan(source string, runtime *string, prune *bool, json *bool) error 
 // ~/.claude/settings.json) on the declared settings file source: only its
 // hooks change, after a backup. A converged file is not written. -prune
 // also removes undeclared hooks; -json prints one versioned document.
-func (Hook) Apply(source string, runtime *string, prune *bool, json *bool) error {
+func (Hook) Apply(source string,
+	runtime *string, // the runtime file (default ~/.claude/settings.json)
+	prune *bool, // also remove undeclared hooks
+	json *bool, // one versioned JSON document
+) error {
 	return osWorld().reconcile(source, deref(runtime), derefBool(prune), derefBool(json), true)
 }
 

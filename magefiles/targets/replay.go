@@ -27,7 +27,14 @@ import (
 // the library and the worktrees, so without -lifecycle they are replayed
 // in-process with the enabled handlers only. -check prints the decision
 // line alone, for scripts.
-func (Hook) Replay(ctx context.Context, input string, event, tool, command, file *string, lifecycle, check *bool) error {
+func (Hook) Replay(ctx context.Context, input string,
+	event *string, // the event (default: the payload's hook_event_name)
+	tool *string, // a built payload's tool_name
+	command *string, // a built payload's tool_input.command
+	file *string, // a built payload's tool_input.file_path
+	lifecycle *bool, // run session and worktree events with the lifecycle
+	check *bool, // print the decision line alone
+) error {
 	return osWorld().replay(ctx, replayArgs{input: input, event: deref(event), tool: deref(tool), command: deref(command),
 		file: deref(file), lifecycle: derefBool(lifecycle), check: derefBool(check)})
 }

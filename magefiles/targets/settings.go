@@ -26,7 +26,12 @@ import (
 // existing one. The checkout's .gitignore gets a line for each of the
 // binary, the state directory, the library clone and the worktree base
 // that git does not ignore yet (shown in -dryrun).
-func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) error {
+func (Hook) Install(ctx context.Context,
+	scope *string, // project (default), local or user
+	dryrun *bool, // print the diff, write nothing
+	githook *bool, // also install git's commit-msg hook
+	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+) error {
 	return osWorld().install(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
 }
 
@@ -118,7 +123,12 @@ func (w world) install(ctx context.Context, a installArgs) error {
 // configuration, and the groups and event keys that leaves empty;
 // everything else stays. Takes -scope, -harness, -dryrun and -githook as
 // install does.
-func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) error {
+func (Hook) Uninstall(ctx context.Context,
+	scope *string, // project (default), local or user
+	dryrun *bool, // print the diff, write nothing
+	githook *bool, // also remove git's commit-msg hook
+	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+) error {
 	return osWorld().uninstall(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
 }
 

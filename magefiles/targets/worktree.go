@@ -59,7 +59,9 @@ func (w world) worktreeCreate(ctx context.Context, name string) error {
 // each cause) when it holds work at risk: uncommitted changes, commits
 // neither a remote nor the main checkout's branch holds. -force (after
 // the name: worktree:remove <name> -force) removes it anyway.
-func (Worktree) Remove(ctx context.Context, name string, force *bool) error {
+func (Worktree) Remove(ctx context.Context, name string,
+	force *bool, // remove it even with work at risk
+) error {
 	return osWorld().worktreeRemove(ctx, name, derefBool(force))
 }
 
@@ -90,7 +92,9 @@ func (w world) worktreeList(ctx context.Context) error {
 // Prune removes every worktree magehook made that holds no work at risk,
 // naming on stderr each one it keeps and why, and prints the names it
 // removed. -dryrun says what it would remove and changes nothing.
-func (Worktree) Prune(ctx context.Context, dryrun *bool) error {
+func (Worktree) Prune(ctx context.Context,
+	dryrun *bool, // say what it would remove, change nothing
+) error {
 	return osWorld().worktreePrune(ctx, derefBool(dryrun))
 }
 
