@@ -99,7 +99,7 @@ func (w world) reconcile(source, runtime string, prune, asJSON, apply bool) erro
 		}
 	}
 	if !apply && !plan.Converged() {
-		return configErr(fmt.Errorf("%s differs from %s (%s above); go tool mage hook:apply %s converges it", r.Runtime, source, plural(len(plan.Changes), "change"), source))
+		return configErr(fmt.Errorf("%s differs from %s (the lines above); go tool mage hook:apply %s converges it", r.Runtime, source, source))
 	}
 	return nil
 }

@@ -189,7 +189,7 @@ func TestPlanExitCodes(t *testing.T) {
 		code    int
 		says    []string
 	}{
-		{"drift is a configuration error that names the command converging it", "drift.json", nil, false, 3, []string{"drift.json differs from declared.json", "1 change", "hook:apply declared.json"}},
+		{"drift is a configuration error that names the command converging it", "drift.json", nil, false, 3, []string{"drift.json differs from declared.json", "hook:apply declared.json converges it"}},
 		{"a converged file exits 0", "same.json", nil, false, 0, nil},
 		{"a runtime file that does not parse is a failure that leaves it alone", "bad.json", nil, true, 1, []string{"the runtime file was left alone", "hook:apply declared.json again"}},
 		{"no HOME and no -runtime is a failure that names the option", "", map[string]string{}, false, 1, []string{"-runtime"}},
