@@ -44,11 +44,3 @@ func (w world) doctor(ctx context.Context, asJSON, startup, fix bool) error {
 	}
 	return nil
 }
-
-// plural is "1 problem", "2 problems".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

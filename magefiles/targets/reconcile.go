@@ -103,11 +103,3 @@ func (w world) reconcile(source, runtime string, prune, asJSON, apply bool) erro
 	}
 	return nil
 }
-
-// abs is path against the working directory; "" stays "".
-func (w world) abs(path string) string {
-	if path == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(w.dir, path)
-}

@@ -220,12 +220,3 @@ func (w world) report(out settings.Outcome, err error, dryRun bool) error {
 	}
 	return nil
 }
-
-func derefBool(b *bool) bool { return b != nil && *b }
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

@@ -20,11 +20,8 @@ package targets
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/magefile/mage/mg"
 
@@ -127,73 +124,3 @@ func (w world) build(ctx context.Context) error {
 	fmt.Fprintln(w.stderr, "magehook: built", bin.Abs())
 	return nil
 }
-
-// world is what an operator target reads and writes, passed in so that a
-// test runs the target in-process on a temporary repository: the working
-// directory, the environment and the three streams. The targets use
-// osWorld, the process's own.
-type world struct {
-	dir            string // the working directory; "." is the process's
-	getenv         func(string) string
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
-
-func osWorld() world {
-	return world{dir: ".", getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
-}
-
-// start is where configuration discovery starts for an operator's
-// command: MAGEHOOK_ROOT when set, else the working directory.
-func (w world) start() string {
-	if root := w.getenv(toolingrc.RootEnv); root != "" {
-		return root
-	}
-	return w.dir
-}
-
-// wd is the working directory as an absolute path.
-func (w world) wd() (string, error) {
-	return filepath.Abs(w.dir)
-}
-
-// warnUnknown prints a line for every key in magehook's prefixes that
-// magehook does not read (a typo), with the key it most likely means.
-func (w world) warnUnknown(cfg *toolingrc.Config) {
-	for _, u := range cfg.Unknowns() {
-		fmt.Fprintln(w.stderr, "magehook: warning:", u)
-	}
-}
-
-// exitError is an error that carries its exit code, the shape of
-// mg.Fatal's: Mage's generated main prints it ("Error: <message>" on
-// stderr) and exits with ExitStatus. Mage reads the code with a type
-// assertion, not errors.As, so a target returns it unwrapped; mg.Deps and
-// mg.ExitStatus find it through wrapping.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string   { return e.err.Error() }
-func (e *exitError) Unwrap() error   { return e.err }
-func (e *exitError) ExitStatus() int { return e.code }
-
-// withCode gives err the exit code, unless it already carries one (the
-// inner function knew better); nil stays nil.
-func withCode(code int, err error) error {
-	var e *exitError
-	if err == nil || errors.As(err, &e) {
-		return err
-	}
-	return &exitError{code: code, err: err}
-}
-
-// failure is an error that exits 1.
-func failure(err error) error { return withCode(hook.ExitFail, err) }
-
-// usage is an error of the command line: exit 2.
-func usage(err error) error { return withCode(hook.ExitBlock, err) }
-
-// configErr is an error of the configuration: exit 3.
-func configErr(err error) error { return withCode(hook.ExitConfig, err) }
