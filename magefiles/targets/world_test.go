@@ -12,6 +12,7 @@ import (
 
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/hook"
 )
 
 // testWorld is a world on dir with only env in its environment.
@@ -352,4 +353,22 @@ func TestCommitMsgExitCodes(t *testing.T) {
 	bad := gittest.Repo(t, map[string]string{".toolingrc": "commit.conventional perhaps\n", "good.txt": "feat: add f\n"})
 	w, _, _ = testWorld(bad, nil)
 	check(t, run(w.commitMsg(ctx, "good.txt")), 3, "commit.conventional")
+}
+
+func TestABadHandlerSetIsRefusedBeforeAnythingIsWritten(t *testing.T) {
+	ctx := context.Background()
+	saved := Local
+	t.Cleanup(func() { Local = saved })
+	Local = []hook.Handler{{Name: "branchguard", Purpose: "a second branchguard", Policy: hook.Observer, Events: []string{"PreToolUse"}, Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }}}
+	repo := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable sessionclock\n"})
+	w, stdout, _ := testWorld(repo, nil)
+	check(t, run(w.list()), 3, "handler branchguard is declared twice", "rename one")
+	if stdout.Len() > 0 {
+		t.Errorf("hook:list printed a catalogue it refused:\n%s", stdout)
+	}
+	w, _, _ = testWorld(repo, nil)
+	check(t, run(w.install(ctx, installArgs{})), 3, "handler branchguard is declared twice")
+	if _, err := os.Stat(filepath.Join(repo, ".claude", "settings.json")); err == nil {
+		t.Error("install wrote a settings file for a set it refused")
+	}
 }
