@@ -12,6 +12,7 @@ import (
 
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/internal/gittest"
+	"github.com/magehook/magehook/pkg/fixture"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -370,5 +371,32 @@ func TestABadHandlerSetIsRefusedBeforeAnythingIsWritten(t *testing.T) {
 	check(t, run(w.install(ctx, installArgs{})), 3, "handler branchguard is declared twice")
 	if _, err := os.Stat(filepath.Join(repo, ".claude", "settings.json")); err == nil {
 		t.Error("install wrote a settings file for a set it refused")
+	}
+}
+
+func TestBuildAndCaptureExitCodes(t *testing.T) {
+	ctx := context.Background()
+	bare := noConfig(t)
+	repo := gittest.Repo(t, map[string]string{".toolingrc": "hook.binary ../outside\n"})
+	plain := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable sessionclock\n"})
+	for _, c := range []struct {
+		name string
+		call func(w world) error
+		dir  string
+		code int
+		says []string
+	}{
+		{"hook:build without .toolingrc is a configuration error", func(w world) error { return w.build(ctx) }, bare, 3, []string{".toolingrc"}},
+		{"hook:build with a binary outside the checkout is a configuration error naming the key", func(w world) error { return w.build(ctx) }, repo, 3, []string{"hook.binary"}},
+		{"fixture:capture without .toolingrc is a configuration error", func(w world) error { return w.capture(fixture.Capture{Transcript: "t.jsonl"}) }, bare, 3, []string{".toolingrc"}},
+		{"fixture:capture of a transcript that is not there is a failure naming it", func(w world) error { return w.capture(fixture.Capture{Transcript: "absent.jsonl"}) }, plain, 1, []string{"absent.jsonl"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, stdout, _ := testWorld(c.dir, nil)
+			check(t, run(c.call(w)), c.code, c.says...)
+			if stdout.Len() > 0 {
+				t.Errorf("stdout %q", stdout)
+			}
+		})
 	}
 }
