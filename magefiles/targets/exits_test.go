@@ -1,13 +1,18 @@
 package targets_test
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/magefile/mage/mg"
 
 	"github.com/magehook/magehook/magefiles/targets"
 	"github.com/magehook/magehook/pkg/hook"
@@ -88,6 +93,34 @@ func TestOnlyTheEventTargetsExit(t *testing.T) {
 	for file := range exits {
 		if !seen[file] {
 			t.Errorf("exits lists %s, which calls os.Exit no more: remove it", file)
+		}
+	}
+}
+
+// TestAMagefileGetsTheErrorBack calls exported targets the way a
+// repository's magefile does (a Bootstrap returning Hook{}.Build): the
+// error comes back with its code, through wrapping too, instead of the
+// process ending under the caller.
+func TestAMagefileGetsTheErrorBack(t *testing.T) {
+	dir := t.TempDir()
+	for d := dir; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".toolingrc")); err == nil {
+			t.Skipf("%s holds a .toolingrc: no directory here is without one", d)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("MAGEHOOK_ROOT", "")
+	for name, err := range map[string]error{
+		"hook:build":      targets.Hook{}.Build(context.Background()),
+		"hook:verify":     targets.Hook{}.Verify(),
+		"worktree:list":   targets.Worktree{}.List(context.Background()),
+		"worktree:remove": targets.Worktree{}.Remove(context.Background(), "x", nil),
+	} {
+		if _, ok := err.(interface{ ExitStatus() int }); !ok {
+			t.Errorf("%s returned %v (%T), which Mage's main would exit 1 on", name, err, err)
+		}
+		if got := mg.ExitStatus(fmt.Errorf("bootstrap: %w", err)); got != hook.ExitConfig {
+			t.Errorf("%s wrapped by a magefile: exit %d, want %d (no .toolingrc): %v", name, got, hook.ExitConfig, err)
 		}
 	}
 }
