@@ -218,7 +218,7 @@ func changedFiles(p *payload.Payload) ([]string, int) {
 	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
-		out = append(out, redact.Cut(redact.String(f), 500))
+		out = append(out, redact.Head(f, 500))
 	}
 	return out, more
 }
@@ -230,7 +230,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
 	rec := Record{
 		Time: c.Now().UTC().Format(time.RFC3339Nano), Session: p.SessionID, Event: c.Event.Name,
-		Tool: p.ToolName, ToolUseID: p.ToolUseID, Target: redact.Cut(redact.String(Target(p)), MaxTarget),
+		Tool: p.ToolName, ToolUseID: p.ToolUseID, Target: redact.Head(Target(p), MaxTarget),
 	}
 	switch c.Event.Name {
 	case "PreToolUse":
@@ -246,7 +246,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			rec.Success = &ok
 		}
 		if p.Error != "" {
-			rec.Error = redact.Cut(redact.String(p.Error), 500)
+			rec.Error = redact.Head(p.Error, 500)
 		}
 		rec.ExitCode = exitCode(p)
 		if p.IsTool("Bash") {

@@ -713,7 +713,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Head(failure.Error(), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}

@@ -314,6 +314,27 @@ func Cut(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
 }
 
+// headMargin is how far past a cut Head still redacts: longer than any
+// secret shape the rules know (a 4096-bit private key is about 3.3 KB).
+const headMargin = 8 << 10
+
+// Head is Cut(String(s), n) for a text that may be far longer than n (a
+// tool's whole output): only the part kept and a margin after it are
+// redacted, so a secret that starts in the kept part and runs past the cut
+// is still found whole, and the rest, about to be dropped, is never
+// scanned. The count of bytes cut is of the text as given.
+func Head(s string, n int) string {
+	if len(s) <= n+headMargin {
+		return Cut(String(s), n)
+	}
+	r := String(s[:n+headMargin])
+	cut := min(n, len(r))
+	for cut > 0 && cut < len(r) && !utf8.RuneStart(r[cut]) {
+		cut--
+	}
+	return r[:cut] + fmt.Sprintf("…[%d bytes cut]", len(r)-cut+len(s)-(n+headMargin))
+}
+
 // percentDecoded decodes s's %XX escapes; ok is false when it has none.
 func percentDecoded(s string) (string, bool) {
 	i := strings.IndexByte(s, '%')
