@@ -197,6 +197,9 @@ func TestShellAttacks(t *testing.T) {
 		{`chmod u=r bin`, true},
 		{`chown -R nobody .claude`, true},
 		{`chmod +x bin`, false},
+		{`chmod +x bin/magehook`, false},
+		{`chmod -R u+rw .claude`, false},
+		{`chmod 755 bin/magehook`, true}, // = as well as +: judged as a change
 		{`chmod u+rwx,g+r bin`, false},
 		{`chmod 644 src/main.go`, false},
 		// A computed path in a command that hides the name it means.

@@ -42,11 +42,13 @@ func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
 			what, err = g.glob(w.Path, w.Tree)
 		case w.Tree && w.Repo && g.keepsGuarded(a, w):
 			continue
+		case w.Op == "chmod" && addsOnly(a, w):
+			continue // chmod +x, u+w: takes no one's access away
 		case w.Tree && w.Written != "":
 			what, err = g.under(w.Written)
 		case w.Tree:
 			what, err = g.under(w.Path)
-		case modeOp(w.Op) && isDir(w.Path) && !addsOnly(a, w):
+		case modeOp(w.Op) && isDir(w.Path):
 			// A directory's mode or owner decides who can reach what is
 			// below it (chmod 000 bin: the hook binary cannot run).
 			what, err = g.under(w.Path)
