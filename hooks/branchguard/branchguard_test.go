@@ -255,3 +255,31 @@ func TestCdAsTheShellRunsIt(t *testing.T) {
 		}
 	}
 }
+
+// What a git hook does is what the git command that runs it does: a
+// post-commit hook written on a feature branch that pushes to main makes
+// the next commit a push to main.
+func TestGitHooksAreWhatTheCommandDoes(t *testing.T) {
+	root, feature := setup(t)
+	hooks := filepath.Join(root, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	run := func(cmd, cwd string) hooktest.Outcome {
+		return hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": cmd, "cwd": cwd})
+	}
+	allow(t, run("git commit -m x", feature))
+	os.WriteFile(filepath.Join(hooks, "post-commit"), []byte("#!/bin/sh\ngit push origin HEAD:main\n"), 0o755)
+	deny(t, run("git commit -m x", feature), "runs the hook")
+	os.Chmod(filepath.Join(hooks, "post-commit"), 0o644) // git does not run it
+	allow(t, run("git commit -m x", feature))
+	os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("#!/usr/bin/env python3\nimport subprocess\nsubprocess.run(['git', 'push', 'origin', 'HEAD:main'])\n"), 0o755)
+	deny(t, run("git push origin feat", feature), "a program branchguard cannot follow")
+	os.Remove(filepath.Join(hooks, "pre-push"))
+	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\ngo vet ./... && gofmt -l .\n"), 0o755)
+	allow(t, run("git commit -m x", feature))
+	// A hook the command writes first, or a hooks path it points at.
+	deny(t, run("printf 'git push origin HEAD:main' > "+hooks+"/post-merge; chmod +x "+hooks+"/post-merge; git merge main", feature), "git hooks directory")
+	os.MkdirAll(filepath.Join(feature, "githooks"), 0o755)
+	os.WriteFile(filepath.Join(feature, "githooks", "post-commit"), []byte("git update-ref refs/heads/main HEAD\n"), 0o755)
+	deny(t, run("git -c core.hooksPath=githooks commit -m x", feature), "would move main")
+	allow(t, run("git -c core.hooksPath=/dev/null commit -m x", feature))
+}

@@ -44,6 +44,9 @@ type Input struct {
 	// Find finds the checkout of a directory (gitrepo.Find when nil; a
 	// hook passes hook.Call.Repo).
 	Find func(string) (gitrepo.Repo, error)
+	// noHooks: the command is a git hook's, whose own git commands do not
+	// follow hooks again.
+	noHooks bool
 }
 
 // Finding is one reason to deny.
@@ -345,6 +348,9 @@ func (c *checker) git(i int) {
 		gg.Sub = sub
 		e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
 		c.apply(i, &gg, e, rs, dyn)
+		if hookRunning(sub) {
+			c.gitHooks(i, &gg, rs)
+		}
 	}
 }
 

@@ -396,9 +396,9 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 	default:
 		return false
 	}
-	specs := []string{":(glob)**/" + toolingrc.FileName}
+	specs := []string{":(glob,icase)**/" + toolingrc.FileName}
 	for _, pat := range g.patterns {
-		specs = append(specs, ":(glob)"+strings.Join(pat, "/"), ":(glob)**/"+strings.Join(pat, "/"))
+		specs = append(specs, ":(glob,icase)"+strings.Join(pat, "/"), ":(glob,icase)**/"+strings.Join(pat, "/"))
 	}
 	for _, b := range g.binaries() {
 		if rel, err := filepath.Rel(w.Path, b); err == nil && !strings.HasPrefix(rel, "..") {
