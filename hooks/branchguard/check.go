@@ -348,7 +348,7 @@ func (c *checker) git(i int) {
 		gg.Sub = sub
 		e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
 		c.apply(i, &gg, e, rs, dyn)
-		if hookRunning(sub) {
+		if gitcmd.RunsHooks(sub) {
 			c.gitHooks(i, &gg, rs)
 		}
 	}

@@ -342,3 +342,33 @@ func TestEveryScopesHookFilesAreGuarded(t *testing.T) {
 		}
 	}
 }
+
+// A git hook's writes are the writes of the git command that runs it.
+func TestGitHooksWritesAreTheCommands(t *testing.T) {
+	root := wired(t)
+	hooks := filepath.Join(root, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	bash := func(cmd string) hooktest.Outcome { return run(t, root, "Bash", map[string]any{"command": cmd}) }
+	if out := bash("git switch -c topic"); denied(out) {
+		t.Fatalf("no hook: %+v", out)
+	}
+	os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("#!/bin/sh\necho hook.enable sessionclock > .toolingrc\n"), 0o755)
+	if out := bash("git switch -c topic"); !denied(out) || !strings.Contains(out.Stdout, "runs the hook") {
+		t.Errorf("a post-checkout hook writing .toolingrc: %+v", out)
+	}
+	os.Remove(filepath.Join(hooks, "post-checkout"))
+	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/usr/bin/env python3\nimport os\nos.remove('.claude/settings.json')\n"), 0o755)
+	if out := bash("git commit -qm x"); !denied(out) {
+		t.Errorf("a python pre-commit naming a wiring file: %+v", out)
+	}
+	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\ngofmt -l . && go vet ./...\n"), 0o755)
+	if out := bash("git commit -qm x"); denied(out) {
+		t.Errorf("an ordinary pre-commit hook: %+v", out)
+	}
+	if out := bash("printf 'rm .toolingrc' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit && git commit -qm x"); !denied(out) {
+		t.Errorf("a hook the command writes first: %+v", out)
+	}
+	if out := bash("git status && git log --oneline | head"); denied(out) {
+		t.Errorf("no hook runs: %+v", out)
+	}
+}

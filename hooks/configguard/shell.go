@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
@@ -20,12 +21,19 @@ import (
 // when the command names a guarded file; a command too large or too
 // complex for the budget is an error, which fails the gate closed.
 func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
-	p := c.Payload
 	// The analysis every gate on this call shares (one parse per command).
 	a, err := gitcmd.Shared(command, gitcmd.HookOptions(dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return nil, err
 	}
+	return g.judge(c, a, command, dir, false)
+}
+
+// judge decides an analysis of command run in dir; inHook: it is a git
+// hook's, whose git commands do not read hooks again.
+func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inHook bool) ([]string, error) {
+	p := c.Payload
+	var err error
 	var reasons, blind []string
 	for _, w := range a.Writes {
 		if err := c.Budget.Check(); err != nil {
@@ -85,6 +93,81 @@ func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
 	}
 	if len(blind) > 0 && len(reasons) == 0 && g.mentioned(command) {
 		reasons = append(reasons, fmt.Sprintf("%s names a file that configures magehook's gates and writes a file the analysis cannot name (%s)", p.ToolName, strings.Join(blind, "; ")))
+	}
+	if len(reasons) == 0 && !inHook {
+		more, err := g.gitHooks(c, a)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, more...)
+	}
+	return reasons, nil
+}
+
+// gitHooks judges the hooks the command's git invocations run
+// (gitcmd.RunsHooks) as scripts of their own: a post-checkout hook that
+// writes .toolingrc makes git switch -c x write it. A hook in another
+// language is denied when it names a guarded file; one the command writes
+// first cannot be read before it runs, and is denied.
+func (g *guard) gitHooks(c *hook.Call, a *gitcmd.Analysis) ([]string, error) {
+	var reasons []string
+	seen := map[string]bool{}
+	for i, cmd := range a.Commands {
+		gc := cmd.Git
+		if gc == nil || gc.Help || gc.Exits || !gitcmd.RunsHooks(gc.Sub) {
+			continue
+		}
+		d, gitDir, dyn := gc.Where()
+		if dyn != "" || d == "" || gitDir != "" {
+			continue
+		}
+		repo, err := c.Repo(d)
+		if err != nil {
+			continue
+		}
+		hp := ""
+		for _, e := range gitcmd.LoadConfig(repo.GitDir, g.home, c.Getenv, os.ReadFile) {
+			if strings.EqualFold(e.Key, "core.hookspath") {
+				hp = e.Value
+			}
+		}
+		for _, kv := range gc.Config {
+			if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "core.hookspath") {
+				hp = v
+			}
+		}
+		dir := gitrepo.HooksDir(repo, hp, g.home)
+		if dir == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		for _, w := range a.Writes {
+			if w.At < i && w.Dynamic == "" && !w.Repo && realpath.Within(w.Path, dir) {
+				reasons = append(reasons, fmt.Sprintf("the command writes the git hook %s before git %s runs it", w.Path, gc.Sub))
+			}
+		}
+		for _, h := range gitrepo.Hooks(dir) {
+			if err := c.Budget.Check(); err != nil {
+				return nil, err
+			}
+			if h.Err != nil || !h.Shell {
+				if h.Err != nil || g.mentioned(h.Text) {
+					reasons = append(reasons, fmt.Sprintf("git %s runs the hook %s, which configguard cannot follow and which may change a file that configures magehook's gates", gc.Sub, h.Path))
+				}
+				continue
+			}
+			ha, err := gitcmd.Analyze(h.Text, gitcmd.HookOptions(repo.Root, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+			if err != nil {
+				return nil, err
+			}
+			more, err := g.judge(c, ha, h.Text, repo.Root, true)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range more {
+				reasons = append(reasons, fmt.Sprintf("git %s runs the hook %s: %s", gc.Sub, h.Path, r))
+			}
+		}
 	}
 	return reasons, nil
 }

@@ -568,3 +568,15 @@ func (g *Git) Where() (dir, gitDir, dynamic string) {
 func (c Command) Runs(sub string) bool {
 	return c.Git != nil && c.Git.Sub == sub && !c.Git.Help && !c.Git.Exits
 }
+
+// RunsHooks reports a git subcommand that runs the repository's hooks
+// (pre-commit, post-commit, post-merge, pre-push, post-checkout,
+// reference-transaction, ...): what a hook does, the command does.
+func RunsHooks(sub string) bool {
+	switch sub {
+	case "commit", "merge", "pull", "rebase", "am", "checkout", "switch", "push", "cherry-pick", "revert",
+		"worktree", "gc", "stash", "reset", "update-ref", "fetch", "clone":
+		return true
+	}
+	return false
+}
