@@ -75,6 +75,10 @@
 //     relative path from there or an absolute one anywhere can reach a
 //     guarded file. pwsh -Command and -EncodedCommand are read as the
 //     scripts they run.
+//  8. A git command that runs hooks (gitcmd.RunsHooks) writes what its
+//     hooks write: each executable hook (core.hooksPath, else hooks/) is
+//     analysed as a script; one in another language that names a guarded
+//     file, and one the command writes first, are denied.
 //
 // # EXIT CODES
 //
