@@ -139,6 +139,8 @@ func TestShellAttacks(t *testing.T) {
 		{`find . | xargs rm -rf`, true},
 		{`find . -name '*.go' -print0 | xargs -0 gofmt -w`, false},
 		{`find build -type f | xargs rm`, false},
+		{`ls -a | grep tooling | xargs rm`, true},
+		{`git ls-files | grep json | xargs rm -f`, true},
 		{`for f in .t*; do rm "$f"; done`, true},
 		{`for f in .c*; do rm -rf $f; done`, true},
 		{`for f in src/*.go; do gofmt -w "$f"; done`, false},

@@ -247,7 +247,11 @@ var writeTable = []struct {
 	// What find prints into xargs: its trees, narrowed.
 	{`find . -name '*.o' | xargs rm`, []string{"rm /repo +tree match[*.o]"}},
 	{`find a -print0 | xargs -0 rm -rf`, []string{"rm /repo/a +tree"}},
-	{`ls | xargs rm`, []string{"rm ?"}},
+	{`ls | xargs rm`, []string{"rm /repo +tree"}},
+	{`ls -a sub | grep x | sort | xargs rm`, []string{"rm /repo +tree", "rm /repo/sub +tree"}},
+	{`git ls-files | xargs rm`, []string{"rm /repo +tree"}},
+	{`cat list.txt | xargs rm`, []string{"rm ?"}},
+	{`ls | sed s/a/b/ | xargs rm`, []string{"rm ?"}},
 	// A loop over a pattern: each match.
 	{`for f in *.o; do rm "$f"; done`, []string{"rm /repo/*.o +glob", "rm /repo/*.o +glob"}},
 	// sed's own writes.
@@ -295,7 +299,7 @@ func TestWrites(t *testing.T) {
 }
 
 func TestXargsRmIsUndecidable(t *testing.T) {
-	a, _ := gitcmd.Analyze(`ls | xargs rm`, testOptions())
+	a, _ := gitcmd.Analyze(`cat list.txt | xargs rm`, testOptions())
 	if len(a.Writes) != 1 || a.Writes[0].Dynamic == "" {
 		t.Errorf("%+v", a.Writes)
 	}

@@ -126,6 +126,16 @@ type input struct {
 	find *findList
 }
 
+// lineFilter reports a command that only keeps, drops or reorders the
+// lines it reads (so the paths it passes on are some of those it got).
+func lineFilter(name string) bool {
+	switch name {
+	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "head", "tail", "tac", "shuf", "cat":
+		return true
+	}
+	return false
+}
+
 // findList is what a find prints: paths under its roots that it selects.
 type findList struct {
 	roots []Word
@@ -133,9 +143,18 @@ type findList struct {
 	sc    scope
 }
 
-// findList returns what a statement that is a find printing its matches
-// (no action but -print, -print0, -ls) lists, or nil.
+// findList returns what a statement lists when it prints paths: a find
+// printing its matches (no action but -print, -print0, -ls), an ls or git
+// ls-files (what is in the directories it names, and in the one it runs
+// in: names print relative to either), either through filters that only
+// keep or reorder lines (grep, sort, head, ...); or nil.
 func (w *walker) findList(s *syntax.Stmt, sc scope) *findList {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		if y, ok := b.Y.Cmd.(*syntax.CallExpr); ok && len(y.Args) > 0 && lineFilter(progName(w.joined(y.Args[0], sc).Value)) {
+			return w.findList(b.X, sc)
+		}
+		return nil
+	}
 	c, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 {
 		return nil
@@ -144,7 +163,26 @@ func (w *walker) findList(s *syntax.Stmt, sc scope) *findList {
 	for _, a := range c.Args {
 		args = append(args, w.fields(a, sc)...)
 	}
-	if len(args) == 0 || progName(args[0].Value) != "find" || args[0].Dynamic != "" {
+	if len(args) == 0 || args[0].Dynamic != "" {
+		return nil
+	}
+	switch progName(args[0].Value) {
+	case "ls", "git", "fd", "fdfind":
+		if progName(args[0].Value) == "git" && (len(args) < 2 || args[1].Value != "ls-files") {
+			return nil
+		}
+		roots := []Word{{Value: "."}}
+		for _, a := range args[1:] {
+			if a.Dynamic != "" {
+				return nil
+			}
+			if !strings.HasPrefix(a.Value, "-") && a.Value != "ls-files" {
+				roots = append(roots, a)
+			}
+		}
+		return &findList{roots: roots, sc: sc}
+	case "find":
+	default:
 		return nil
 	}
 	roots := findRoots(args[1:])
