@@ -251,6 +251,10 @@ var writeTable = []struct {
 	{`ls -a sub | grep x | sort | xargs rm`, []string{"rm /repo +tree", "rm /repo/sub +tree"}},
 	{`git ls-files | xargs rm`, []string{"rm /repo +tree"}},
 	{`cat list.txt | xargs rm`, []string{"rm ?"}},
+	{`rm $(ls)`, []string{"rm /repo/* +glob"}},
+	{`rm -r "$(ls -A | grep x)"`, []string{"rm /repo/* +tree +glob"}},
+	{`rm $(ls -R)`, []string{"rm ?"}},
+	{`rm $(ls sub)`, []string{"rm ?"}},
 	{`ls | sed s/a/b/ | xargs rm`, []string{"rm ?"}},
 	// A loop over a pattern: each match.
 	{`for f in *.o; do rm "$f"; done`, []string{"rm /repo/*.o +glob", "rm /repo/*.o +glob"}},

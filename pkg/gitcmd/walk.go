@@ -141,6 +141,9 @@ type findList struct {
 	roots []Word
 	match *Match
 	sc    scope
+	// flat: the names of the entries of the directory it runs in, no
+	// deeper (ls without operands or -R): what * matches.
+	flat bool
 }
 
 // findList returns what a statement lists when it prints paths: a find
@@ -172,15 +175,20 @@ func (w *walker) findList(s *syntax.Stmt, sc scope) *findList {
 			return nil
 		}
 		roots := []Word{{Value: "."}}
+		flat := progName(args[0].Value) == "ls"
 		for _, a := range args[1:] {
 			if a.Dynamic != "" {
 				return nil
 			}
+			if strings.HasPrefix(a.Value, "-") && (strings.Contains(a.Value, "R") || a.Value == "--recursive") {
+				flat = false
+			}
 			if !strings.HasPrefix(a.Value, "-") && a.Value != "ls-files" {
 				roots = append(roots, a)
+				flat = false
 			}
 		}
-		return &findList{roots: roots, sc: sc}
+		return &findList{roots: roots, sc: sc, flat: flat}
 	case "find":
 	default:
 		return nil

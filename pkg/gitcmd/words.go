@@ -112,6 +112,11 @@ func (w *walker) wordParts(word *syntax.Word, sc scope, f *fieldBuilder, split b
 				f.add("$(git --exec-path)")
 				continue
 			}
+			if w.listsHere(p, sc) {
+				f.add("*") // $(ls): the names * matches, dot files too
+				f.glob = true
+				continue
+			}
 			f.dyn("the output of $(" + sc.text(p)[2:])
 		case *syntax.ArithmExp:
 			w.substitutions(p, sc)
@@ -127,6 +132,16 @@ func (w *walker) wordParts(word *syntax.Word, sc scope, f *fieldBuilder, split b
 			f.dyn("an expansion the analysis does not evaluate")
 		}
 	}
+}
+
+// listsHere reports $(ls) (through line filters): the names of the
+// directory's entries, which a pattern * stands for.
+func (w *walker) listsHere(p *syntax.CmdSubst, sc scope) bool {
+	if len(p.Stmts) != 1 {
+		return false
+	}
+	fl := w.findList(p.Stmts[0], sc)
+	return fl != nil && fl.flat
 }
 
 // execPath reports $(git --exec-path), which names git's own directory.
@@ -151,6 +166,11 @@ func (w *walker) quotedPart(part syntax.WordPart, sc scope, f *fieldBuilder) {
 		w.stmts(p.Stmts, sc)
 		if execPath(p, sc) {
 			f.add("$(git --exec-path)")
+			return
+		}
+		if w.listsHere(p, sc) {
+			f.add("*")
+			f.glob = true
 			return
 		}
 		f.dyn("the output of $(" + sc.text(p)[2:])
