@@ -92,7 +92,9 @@
 // can write files, a patch the analysis cannot see); Tree means anything
 // under Path; Glob a pattern (a loop variable over a pattern, "$f" of for f
 // in *.go, is one); Match narrows a tree to what find selects by name
-// (-delete, -exec on {} or {}.suffix, and a find printing into xargs).
+// (-delete, -exec on {} or {}.suffix, and a find printing into xargs); an
+// ls or git ls-files printing into xargs (through grep, sort, head, ...)
+// writes the trees it lists, and $(ls) stands for the pattern *.
 // Devices (/dev/null, /dev/stderr, fd duplications) are not writes.
 // Decoded returns what a command's base64 words hide, for a gate that asks
 // what a command it cannot follow names.
