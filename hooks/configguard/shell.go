@@ -41,6 +41,10 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 		}
 		var what string
 		switch {
+		case w.Dynamic != "" && w.Tree && w.Path != "":
+			// A patch it cannot see, a git apply of a computed file:
+			// anything under the directory.
+			what, err = g.under(w.Path)
 		case w.Dynamic != "":
 			blind = append(blind, w.Op+": "+w.Dynamic)
 			continue

@@ -80,6 +80,8 @@ func wrapperOf(name string) (wrapper, bool) {
 		return wrapper{subcmds: []string{"exec"}}, true
 	case "pnpm", "npm", "yarn", "bun":
 		return wrapper{subcmds: []string{"exec", "x", "dlx"}}, true
+	case "npx", "bunx", "pnpx":
+		return wrapper{valued: "pc", long: []string{"--package", "--call"}}, true
 	case "nix-shell":
 		return wrapper{valued: "pI", long: []string{"--packages", "--command", "--run", "--arg", "--argstr"}, shellOpt: "-run"}, true
 	case "dotenv":

@@ -139,6 +139,24 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		if name == "go" && len(args) > 1 && args[0].Value == "tool" && args[1].Value == "mage" {
 			args, name = args[2:], "mage"
 		}
+		if name == "go" && len(args) > 0 && args[0].Value == "install" {
+			// go install writes into GOBIN, else GOPATH's bin.
+			bin, set := w.lookupVar("GOBIN", sc)
+			if bin.Dynamic != "" && sc.vars.lookup("GOBIN") == nil && w.o.Getenv != nil {
+				set = false // the environment leaves it empty: not set
+			}
+			if !set || bin.Value == "" && bin.Dynamic == "" {
+				if gp, ok := w.lookupVar("GOPATH", sc); ok && gp.Value != "" && gp.Dynamic == "" {
+					bin = Word{Value: filepath.Join(strings.Split(gp.Value, ":")[0], "bin")}
+				} else if h := w.home(sc); h != "" {
+					bin = Word{Value: filepath.Join(h, "go", "bin")}
+				} else {
+					bin = Word{Value: "$HOME/go/bin", Dynamic: "GOPATH is only known at run time"}
+				}
+			}
+			add(bin, "go install", true)
+			break
+		}
 		flag := "-compile"
 		if name == "go" {
 			if len(args) == 0 || (args[0].Value != "build" && args[0].Value != "test") {
@@ -147,11 +165,18 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			flag = "-o"
 		}
 		for i, a := range args {
+			out := Word{}
 			if v, ok := strings.CutPrefix(a.Value, flag+"="); ok {
-				add(Word{Value: v, Dynamic: a.Dynamic}, name+" "+flag, false)
+				out = Word{Value: v, Dynamic: a.Dynamic}
 			} else if a.Value == flag && i+1 < len(args) {
-				add(args[i+1], name+" "+flag, false)
+				out = args[i+1]
+			} else {
+				continue
 			}
+			// -o into a directory writes a file named after each package
+			// built there (bin/ with ./cmd/magehook writes bin/magehook).
+			dir := strings.HasSuffix(out.Value, "/") || out.Dynamic == "" && w.isDir(w.abs(sc, out.Value))
+			add(out, name+" "+flag, dir)
 		}
 	case "rm", "unlink", "rmdir", "shred", "srm":
 		o := parseOpts(rest, "", nil)
@@ -354,6 +379,86 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		if ops := parseOpts(rest, "tToLU", []string{"--types", "--options", "--label", "--uuid", "--source", "--target"}).operands; len(ops) > 0 {
 			add(ops[len(ops)-1], "mount", true)
 		}
+	case "openssl":
+		for i, a := range rest {
+			if (a.Value == "-out" || a.Value == "-keyout") && i+1 < len(rest) {
+				add(rest[i+1], name+" "+a.Value, false)
+			}
+		}
+	case "gpg", "gpg2", "iconv", "pandoc", "aria2c", "cmake", "cargo":
+		// Their output options name the file (or tree) they write.
+		o := parseOpts(rest, "odB", []string{"--output", "--target-dir", "--dir", "--out-dir", "--build"})
+		for _, k := range []string{"-o", "--output", "--out-dir"} {
+			for _, v := range o.values[k] {
+				add(v, name+" -o", name == "cmake" || name == "cargo")
+			}
+		}
+		for _, k := range []string{"--target-dir", "-B", "--build"} {
+			if v, ok := o.value(k); ok {
+				add(v, name+" "+k, true)
+			}
+		}
+		if name == "aria2c" {
+			if v, ok := o.value("-d", "--dir"); ok {
+				add(v, "aria2c -d", true)
+			}
+		}
+	case "sqlite3", "sqlite":
+		// The database file is written whatever the statements do.
+		if ops := parseOpts(rest, "", []string{"-cmd", "-init", "-separator", "-newline", "-nullvalue"}).operands; len(ops) > 0 {
+			add(ops[0], name, false)
+		}
+	case "xxd", "uniq":
+		// The second operand is the output file.
+		if ops := parseOpts(rest, "cglosn", []string{"-cols", "-groupsize", "-len", "-seek", "-skip-chars", "-skip-fields", "-check-chars"}).operands; len(ops) >= 2 {
+			add(ops[1], name, false)
+		}
+	case "script":
+		// script [options] [file]: the typescript it writes.
+		o := parseOpts(rest, "cEIOBTtm", []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"})
+		for _, k := range []string{"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"} {
+			for _, v := range o.values[k] {
+				add(v, "script", false)
+			}
+		}
+		if len(o.operands) > 0 {
+			add(o.operands[len(o.operands)-1], "script", false)
+		} else {
+			add(Word{Value: "typescript"}, "script", false)
+		}
+	case "scp", "rcp", "docker", "podman", "kubectl":
+		// cp between hosts or containers: a local destination is written.
+		ops := parseOpts(rest, "PioFcSlJ", []string{"--container", "--namespace", "-n"}).operands
+		if name != "scp" && name != "rcp" {
+			if len(ops) == 0 || ops[0].Value != "cp" {
+				break
+			}
+			ops = ops[1:]
+		}
+		if len(ops) >= 2 {
+			if dest := ops[len(ops)-1]; dest.Dynamic != "" || !strings.Contains(dest.Value, ":") {
+				add(dest, name+" cp", true)
+			}
+		}
+	case "cpio", "7z", "7za", "7zr", "unrar", "ar", "jar":
+		// Archives extracted where they are run (or into -o<dir>, -D).
+		o := parseOpts(rest, "D", []string{"--directory"})
+		extract := name == "cpio" && (o.has('i', "--extract")) || name == "jar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||
+			name == "ar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||
+			(name == "7z" || name == "7za" || name == "7zr" || name == "unrar") && len(o.operands) > 0 && (o.operands[0].Value == "x" || o.operands[0].Value == "e")
+		if !extract {
+			break
+		}
+		out := Word{Value: "."}
+		if d, ok := o.value("-D", "--directory"); ok {
+			out = d
+		}
+		for _, a := range rest {
+			if v, ok := strings.CutPrefix(a.Value, "-o"); ok && v != "" && name != "cpio" {
+				out = Word{Value: v, Dynamic: a.Dynamic}
+			}
+		}
+		add(out, name+" x", true)
 	case "link":
 		// A hard link: the new name is the same file as the old one, so a
 		// later write through it changes both.
