@@ -2,6 +2,7 @@ package branchguard
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,7 +27,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		return nil, fmt.Errorf("a PowerShell payload without tool_input.command")
 	}
 	dir := Dir(c)
-	a, err := pwsh.Analyze(command, dir)
+	a, err := pwsh.Analyze(command, dir, c.Getenv)
 	var blind []string
 	if err != nil {
 		blind = []string{err.Error()}
@@ -87,7 +88,16 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		}
 		fs = append(fs, r.Findings...)
 	}
+	into := map[string]string{}
+	for _, cp := range a.Copies {
+		if info, err := os.Stat(cp.Dest); err == nil && info.IsDir() {
+			into[cp.Dest] = filepath.Join(cp.Dest, filepath.Base(cp.Src))
+		}
+	}
 	for _, w := range a.Writes {
+		if landed, ok := into[w]; ok {
+			w = landed // Copy-Item x dir writes dir/x
+		}
 		if strings.HasPrefix(w, "$(") {
 			if branch, root := protectedAt(dir); branch != "" {
 				fs = append(fs, Finding{Rule: RuleWrite, Ref: branch, Where: root, Detail: fmt.Sprintf("PowerShell writes to a path computed at run time (%s) in %s, where the protected branch %s is checked out", strings.TrimSuffix(strings.TrimPrefix(w, "$("), ")"), root, branch)})

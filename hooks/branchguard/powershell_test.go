@@ -62,6 +62,8 @@ func TestPowerShellIsJudgedAsBash(t *testing.T) {
 		{`$files | Remove-Item`, true},
 		{`Set-Content $p x`, true},
 		{`Set-Content .env.local 'A=1'`, false},
+		{`Copy-Item README.md ` + t.TempDir(), false},
+		{`Copy-Item ` + filepath.Join(feature, "x") + ` src`, true},
 		{`gci build | Remove-Item -Recurse`, false},
 		{`Set-Content ` + filepath.Join(feature, "notes.md") + ` x`, false},
 		{`git status; git log --oneline | Select-Object -First 5`, false},

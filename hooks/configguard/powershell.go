@@ -18,13 +18,31 @@ import (
 // paths left for the caller to judge.
 func (g *guard) powershell(c *hook.Call, command, dir string) ([]string, []string, error) {
 	p := c.Payload
-	a, err := pwsh.Analyze(command, dir)
+	a, err := pwsh.Analyze(command, dir, c.Getenv)
 	blind := a.Opaque
 	if err != nil {
 		blind = []string{err.Error()}
 	}
 	var reasons, paths []string
+	into := map[string]string{} // a copy's destination directory: what lands in it
+	for _, cp := range a.Copies {
+		if isDir(cp.Dest) {
+			into[cp.Dest] = filepath.Join(cp.Dest, filepath.Base(cp.Src))
+		}
+	}
 	for _, w := range a.Writes {
+		if landed, ok := into[w]; ok {
+			// Copy-Item x dir: dir/x, and what is below it when x is a
+			// directory.
+			what, err := g.under(landed)
+			if err != nil {
+				return nil, nil, err
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s would change %s, %s", p.ToolName, landed, what))
+			}
+			continue
+		}
 		switch {
 		case strings.ContainsAny(w, "$("):
 			// A path computed at run time: judged as the blind parts.

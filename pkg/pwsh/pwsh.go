@@ -539,10 +539,81 @@ type Analysis struct {
 	Unknown []string
 	// Opaque names the commands it cannot see into, with why.
 	Opaque []string
+	// Copies are the Copy-Item and Move-Item whose two ends are known: a
+	// destination that is a directory receives the source under its own
+	// name (Writes holds the destination as written).
+	Copies []Copy
 	// Commands are the commands it runs (the call operator taken off; not
 	// the opaque ones, nor values), with the directory each runs in (Dir
 	// is "" when it is computed at run time).
 	Commands []Placed
+}
+
+// Copy is one Copy-Item or Move-Item: its source and destination
+// (absolute, as written).
+type Copy struct {
+	Src, Dest string
+}
+
+// copyEnds reads a Copy-Item's or Move-Item's source (-Path, -LiteralPath
+// or the first position) and destination (-Destination or the second),
+// when both are literal.
+func copyEnds(name string, args []Word, join func(string) string, getenv func(string) string) (Copy, bool) {
+	switch name {
+	case "copy-item", "cpi", "cp", "copy", "move-item", "mi", "mv", "move":
+	default:
+		return Copy{}, false
+	}
+	var src, dst *Word
+	pos := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a.Text, "-") && len(a.Text) > 1 && a.Literal {
+			param, value, hasValue := strings.Cut(strings.ToLower(a.Text[1:]), ":")
+			var v *Word
+			switch {
+			case isSwitch(param):
+				continue
+			case hasValue:
+				v = &Word{Text: value, Literal: true, Inner: -1}
+			case i+1 < len(args):
+				i++
+				v = &args[i]
+			}
+			switch {
+			case strings.HasPrefix("destination", param):
+				dst = v
+			case strings.HasPrefix("path", param) || strings.HasPrefix("literalpath", param):
+				src = v
+			}
+			continue
+		}
+		switch pos {
+		case 0:
+			src = &args[i]
+		case 1:
+			dst = &args[i]
+		}
+		pos++
+	}
+	if src == nil || dst == nil {
+		return Copy{}, false
+	}
+	value := func(w *Word) (string, bool) {
+		if w.Literal {
+			return w.Text, !strings.ContainsAny(w.Text, "*?[,")
+		}
+		if w.Inner >= 0 {
+			return "", false
+		}
+		return expandEnv(w.Text, getenv)
+	}
+	s, ok1 := value(src)
+	d, ok2 := value(dst)
+	if !ok1 || !ok2 || s == "" || d == "" {
+		return Copy{}, false
+	}
+	return Copy{Src: join(s), Dest: join(d)}, true
 }
 
 // Placed is a command and the directory it runs in.
@@ -568,11 +639,77 @@ type Tree struct {
 // Analyze parses a script run in cwd and returns its git commits and
 // pushes, the files it writes and what it cannot see into. A script that
 // does not parse is an error (wrapping ErrSyntax).
-func Analyze(src, cwd string) (Analysis, error) {
-	return analyze(src, cwd, 0)
+//
+// getenv, when given, reads the environment the script starts with, so
+// that a path built from $env:NAME alone (Set-Content $env:TEMP\x) is
+// known.
+func Analyze(src, cwd string, getenv ...func(string) string) (Analysis, error) {
+	var env func(string) string
+	if len(getenv) > 0 {
+		env = getenv[0]
+	}
+	return analyze(src, cwd, 0, env)
 }
 
-func analyze(src, cwd string, depth int) (Analysis, error) {
+// expandEnv replaces $env:NAME and ${env:NAME} in a word's text with the
+// variables' values; it fails when getenv is nil, a value is empty or
+// something else in the word is computed.
+func expandEnv(text string, getenv func(string) string) (string, bool) {
+	if getenv == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		rest := text[i:]
+		if lower := strings.ToLower(rest); strings.HasPrefix(lower, "$home") && (len(rest) == 5 || !isNameByte(rest[5])) {
+			// $HOME, PowerShell's own variable for the home directory.
+			v := getenv("HOME")
+			if v == "" {
+				v = getenv("USERPROFILE")
+			}
+			if v == "" {
+				return "", false
+			}
+			b.WriteString(v)
+			i += 5
+			continue
+		}
+		braced := strings.HasPrefix(strings.ToLower(rest), "${env:")
+		if !braced && !strings.HasPrefix(strings.ToLower(rest), "$env:") {
+			if text[i] == '$' || text[i] == '(' {
+				return "", false
+			}
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		j := i + len("$env:")
+		if braced {
+			j++
+		}
+		k := j
+		for k < len(text) && (isNameByte(text[k]) && text[k] != ':' && text[k] != '?') {
+			k++
+		}
+		if braced {
+			if k >= len(text) || text[k] != '}' {
+				return "", false
+			}
+		}
+		v := getenv(text[j:k])
+		if v == "" {
+			return "", false
+		}
+		b.WriteString(v)
+		i = k
+		if braced {
+			i++
+		}
+	}
+	return b.String(), true
+}
+
+func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, error) {
 	if depth > MaxDepth {
 		return Analysis{}, errors.Join(ErrSyntax, errors.New("nested shells too deep"))
 	}
@@ -599,7 +736,11 @@ func analyze(src, cwd string, depth int) (Analysis, error) {
 			case r.Literal:
 				a.Writes = append(a.Writes, join(r.Text))
 			default:
-				a.Writes = append(a.Writes, "$("+r.Text+")")
+				if v, ok := expandEnv(r.Text, getenv); ok {
+					a.Writes = append(a.Writes, join(v))
+				} else {
+					a.Writes = append(a.Writes, "$("+r.Text+")")
+				}
 			}
 		}
 		if len(c.Args) == 0 {
@@ -615,7 +756,7 @@ func analyze(src, cwd string, depth int) (Analysis, error) {
 		if script, ok := nested(c); ok && dirKnown {
 			// pwsh -Command '...', -EncodedCommand ...: read as the
 			// script it is.
-			sub, err := analyze(script, dir, depth+1)
+			sub, err := analyze(script, dir, depth+1, getenv)
 			if err != nil {
 				a.Opaque = append(a.Opaque, c.Args[0].Text+": a nested PowerShell that does not read ("+err.Error()+")")
 				continue
@@ -660,8 +801,11 @@ func analyze(src, cwd string, depth int) (Analysis, error) {
 				a.Git = append(a.Git, g)
 			}
 		default:
-			w := writes(name, args[1:], join)
+			w := writes(name, args[1:], join, getenv)
 			a.Writes = append(a.Writes, w.paths...)
+			if cp, ok := copyEnds(name, args[1:], join, getenv); ok {
+				a.Copies = append(a.Copies, cp)
+			}
 			for _, i := range w.groups {
 				a.source(cmds, i, args[0].Text, join, 0)
 			}
@@ -933,7 +1077,7 @@ type written struct {
 	fromPipe bool
 }
 
-func writes(name string, args []Word, join func(string) string) written {
+func writes(name string, args []Word, join func(string) string, getenv func(string) string) written {
 	var out written
 	params, positions, ok := writers(name)
 	if !ok {
@@ -943,6 +1087,11 @@ func writes(name string, args []Word, join func(string) string) written {
 	add := func(w Word, isPath bool) {
 		if isPath {
 			pathGiven = true
+		}
+		if !w.Literal && w.Inner < 0 {
+			if v, ok := expandEnv(w.Text, getenv); ok {
+				w = Word{Text: v, Literal: true, Inner: -1}
+			}
 		}
 		switch {
 		case w.Inner >= 0:

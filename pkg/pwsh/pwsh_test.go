@@ -156,3 +156,26 @@ func TestPipedPaths(t *testing.T) {
 		}
 	}
 }
+
+// $env:NAME and $HOME are read from the environment the script starts
+// with, when it is given.
+func TestEnvironmentPaths(t *testing.T) {
+	env := func(k string) string {
+		return map[string]string{"TEMP": "/tmp", "HOME": "/home/u"}[k]
+	}
+	for _, tt := range []struct{ src, want string }{
+		{`Set-Content $env:TEMP\notes.txt x`, "/tmp/notes.txt"},
+		{`'x' > $env:TEMP/a`, "/tmp/a"},
+		{`Remove-Item $HOME/.claude/settings.json`, "/home/u/.claude/settings.json"},
+		{`Set-Content $env:NOPE/x x`, "$($env:NOPE/x)"},
+		{`Set-Content $env:TEMP/$name x`, "$($env:TEMP/$name)"},
+	} {
+		a, err := Analyze(tt.src, "/r", env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(a.Writes, ","); filepath.ToSlash(got) != tt.want {
+			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
