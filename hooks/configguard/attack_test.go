@@ -405,3 +405,28 @@ func TestGitHooksWritesAreTheCommands(t *testing.T) {
 		t.Errorf("no hook runs: %+v", out)
 	}
 }
+
+// A guarded file that is a symbolic link (dotfiles: ~/.claude/settings.json
+// -> ~/dotfiles/claude.json) is changed through its target too.
+func TestTheTargetOfAGuardedLinkIsGuarded(t *testing.T) {
+	root := checkout(t)
+	dots := t.TempDir()
+	os.WriteFile(filepath.Join(dots, "claude.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(dots, "rc"), []byte("hook.enable branchguard\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+	os.Symlink(filepath.Join(dots, "claude.json"), filepath.Join(root, ".claude", "settings.json"))
+	os.Remove(filepath.Join(root, "sub", ".toolingrc"))
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+	os.Symlink(filepath.Join(dots, "rc"), filepath.Join(root, "sub", ".toolingrc"))
+	for _, cmd := range []string{"echo {} > " + filepath.Join(dots, "claude.json"), "sed -i s/a/b/ " + filepath.Join(dots, "claude.json")} {
+		if out := run(t, root, "Bash", map[string]any{"command": cmd}); !denied(out) {
+			t.Errorf("%q: %+v, want a deny", cmd, out)
+		}
+	}
+	if out := run(t, root, "Edit", map[string]any{"file_path": filepath.Join(dots, "claude.json")}); !denied(out) {
+		t.Errorf("Edit the link's target: %+v", out)
+	}
+	if out := run(t, root, "Write", map[string]any{"file_path": filepath.Join(dots, "notes.md"), "content": "x"}); denied(out) {
+		t.Errorf("another file beside it: %+v", out)
+	}
+}

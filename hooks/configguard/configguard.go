@@ -368,25 +368,69 @@ func (g *guard) guarded(dir, path string) (string, error) {
 		}
 	}
 	if f := g.hardLinked(resolved); f != "" {
-		return "a hard link of " + f + ", " + g.what(f), nil
+		return "which is " + f + ", where a guarded file's link leads or another name of one", nil
 	}
 	return "", nil
 }
 
-// hardLinked returns the guarded file that path is another name of (a hard
-// link: writing one writes both), or "". Only a file with more than one
-// link costs more than one stat.
+// hardLinked returns the guarded file whose content writing path changes,
+// or "": path is where a guarded symbolic link points (~/.claude/
+// settings.json -> ~/dotfiles/claude.json: writing the dotfile writes the
+// settings), or another name of a guarded file (a hard link). A path that
+// does not exist costs one stat; only an existing file is compared with
+// the guarded files.
 func (g *guard) hardLinked(path string) string {
 	info, err := os.Lstat(path)
-	if err != nil || !info.Mode().IsRegular() || !manyLinks(info) {
+	if err != nil || !info.Mode().IsRegular() {
 		return ""
 	}
-	for _, f := range g.existing() {
-		if fi, err := os.Lstat(f); err == nil && os.SameFile(info, fi) {
-			return f
+	candidates := g.existing
+	if !manyLinks(info) && g.inCheckout(path) {
+		// Inside the checkout only the configuration's own files are
+		// looked up (an Edit of a file there is the common case; a
+		// wiring file linked to another file of the checkout is not).
+		candidates = g.configFiles
+	}
+	for _, f := range candidates() {
+		if fp := foldPath(f); fp == foldPath(path) {
+			if g.what(path) == "" {
+				return f // a guarded name's link resolves here
+			}
+			continue
+		}
+		if manyLinks(info) {
+			if fi, err := os.Lstat(f); err == nil && os.SameFile(info, fi) {
+				return f
+			}
 		}
 	}
 	return ""
+}
+
+// inCheckout reports a path inside the configuration's checkout.
+func (g *guard) inCheckout(path string) bool {
+	if g.cfg == nil {
+		return false
+	}
+	for _, root := range []string{g.cfg.Root(), g.cfg.RepoTop} {
+		if root != "" && within(path, root) {
+			return true
+		}
+	}
+	return false
+}
+
+// configFiles are the .toolingrc files of the configuration, resolved.
+func (g *guard) configFiles() []string {
+	var out []string
+	if g.cfg != nil {
+		for _, f := range g.cfg.Files {
+			if r, err := realpath.Resolve(f.Path); err == nil {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // mentioned reports whether a command's text names a guarded file: a

@@ -410,11 +410,21 @@ func (g *guard) existing() []string {
 	for _, b := range g.binaries() {
 		add(b)
 	}
+	seen := map[string]bool{}
 	for _, root := range roots {
-		if root == "" {
+		if root == "" || seen[root] {
 			continue
 		}
+		seen[root] = true
+		missing := map[string]bool{} // a first directory that is not there
 		for _, pat := range g.patterns {
+			if missing[pat[0]] {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(root, pat[0])); err != nil {
+				missing[pat[0]] = true
+				continue
+			}
 			matches, _ := filepath.Glob(filepath.Join(append([]string{root}, pat...)...))
 			for _, m := range matches {
 				add(m)
