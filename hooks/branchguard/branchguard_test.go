@@ -283,3 +283,31 @@ func TestGitHooksAreWhatTheCommandDoes(t *testing.T) {
 	deny(t, run("git -c core.hooksPath=githooks commit -m x", feature), "would move main")
 	allow(t, run("git -c core.hooksPath=/dev/null commit -m x", feature))
 }
+
+// Configuration and environment that make git run other commands, or
+// read aliases from files the analysis does not read.
+func TestConfigurationThatRunsCommands(t *testing.T) {
+	root, feature := setup(t)
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	os.WriteFile(cfg, []byte("[alias]\n\tx = commit\n"), 0o644)
+	for _, tt := range []struct {
+		cmd    string
+		denied bool
+	}{
+		{"printf '[alias]\\n x = commit\\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git x -m y", true},
+		{"GIT_CONFIG_GLOBAL=" + cfg + " git -C " + root + " x -m y", true}, // the alias is read: a commit on main
+		{"GIT_CONFIG_GLOBAL=" + cfg + " git x -m y", false},                 // ... on the feature branch
+		{"git -c include.path=" + cfg + " x -m y", true},
+		{"PAGER='git push origin HEAD:main' git log", true},
+		{"git -c credential.helper='!git push origin HEAD:main' fetch", true},
+		{"EDITOR='sh -c \"git push origin HEAD:main\"' git commit", true},
+		{"GIT_CONFIG_GLOBAL=" + cfg + " git status", false},
+		{"PAGER=cat git log", false},
+		{"git lfs pull", false},
+	} {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": feature})
+		if got := strings.Contains(out.Stdout, `"deny"`); got != tt.denied || out.Code != 0 {
+			t.Errorf("%q: denied %v, want %v (%+v)", tt.cmd, got, tt.denied, out)
+		}
+	}
+}

@@ -50,13 +50,20 @@ type Git struct {
 func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 	g := w.parseGit(args, sc)
 	w.a.Commands[idx].Git = g
+	if g.Sub != "" && g.Dynamic == "" && !g.Help && !g.Exits && len(g.Aliases) == 0 && !isGitCommand(g.Sub) {
+		// Not a git command: an alias, from configuration the analysis
+		// may not have read.
+		if why := configElsewhere(g, sc); why != "" {
+			g.Dynamic = "git " + g.Sub + " is no git command, so it may be an alias from " + why
+		}
+	}
 	for _, kv := range g.Config {
 		k, v, _ := strings.Cut(kv, "=")
 		if runsCommand(k) && v != "" {
-			w.gitShell(v, "git -c "+k, g, sc, idx, nil)
+			w.gitShell(strings.TrimPrefix(v, "!"), "git -c "+k, g, sc, idx, nil)
 		}
 	}
-	for _, name := range []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS"} {
+	for _, name := range []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "PAGER", "EDITOR", "VISUAL", "SSH_ASKPASS"} {
 		if b := sc.vars.lookup(name); b != nil && b.exported && !b.unset {
 			if b.val.Dynamic != "" {
 				w.a.Commands[idx].Opaque = "git runs $" + name + ", which is only known at run time"
@@ -142,6 +149,24 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 			w.run(append([]Word{{Value: "git"}}, rest...), in, "")
 		}
 	}
+}
+
+// configElsewhere says where a git command's configuration may come from
+// that the analysis does not read: a file the command line names
+// (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG, GIT_CONFIG_PARAMETERS)
+// or includes (-c include.path); "" when none.
+func configElsewhere(g *Git, sc scope) string {
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "XDG_CONFIG_HOME", "HOME"} {
+		if b := sc.vars.lookup(name); b != nil && b.exported && !b.unset {
+			return "the configuration $" + name + " points git at"
+		}
+	}
+	for _, kv := range g.Config {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(strings.ToLower(k), "include") {
+			return "the file " + kv + " includes"
+		}
+	}
+	return ""
 }
 
 // runsCommand reports configuration that git runs as a shell command.
