@@ -296,7 +296,7 @@ func TestConfigurationThatRunsCommands(t *testing.T) {
 	}{
 		{"printf '[alias]\\n x = commit\\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git x -m y", true},
 		{"GIT_CONFIG_GLOBAL=" + cfg + " git -C " + root + " x -m y", true}, // the alias is read: a commit on main
-		{"GIT_CONFIG_GLOBAL=" + cfg + " git x -m y", false},                 // ... on the feature branch
+		{"GIT_CONFIG_GLOBAL=" + cfg + " git x -m y", false},                // ... on the feature branch
 		{"git -c include.path=" + cfg + " x -m y", true},
 		{"PAGER='git push origin HEAD:main' git log", true},
 		{"git -c credential.helper='!git push origin HEAD:main' fetch", true},
