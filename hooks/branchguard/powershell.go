@@ -80,13 +80,21 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 			}
 			continue
 		}
-		r, err := Check(Input{Command: line, Dir: pc.Dir, Home: home, Getenv: computedEnv(c.Getenv, computed), Protect: protect,
-			Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check})
-		if err != nil {
-			undecided("branchguard cannot analyse " + line + " (" + err.Error() + ")")
-			continue
+		dirs := []string{pc.Dir}
+		if pc.Alt != "" {
+			if _, err := os.Stat(pc.AltIf); err != nil {
+				dirs = append(dirs, pc.Alt) // the Set-Location before it fails
+			}
 		}
-		fs = append(fs, r.Findings...)
+		for _, d := range dirs {
+			r, err := Check(Input{Command: line, Dir: d, Home: home, Getenv: computedEnv(c.Getenv, computed), Protect: protect,
+				Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check})
+			if err != nil {
+				undecided("branchguard cannot analyse " + line + " (" + err.Error() + ")")
+				continue
+			}
+			fs = append(fs, r.Findings...)
+		}
 	}
 	into := map[string]string{}
 	for _, cp := range a.Copies {
@@ -94,7 +102,13 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 			into[cp.Dest] = filepath.Join(cp.Dest, filepath.Base(cp.Src))
 		}
 	}
-	for _, w := range a.Writes {
+	writes := a.Writes
+	for _, aw := range a.Alt {
+		if _, err := os.Stat(aw.If); err != nil {
+			writes = append(writes, aw.Path) // the Set-Location failed
+		}
+	}
+	for _, w := range writes {
 		if landed, ok := into[w]; ok {
 			w = landed // Copy-Item x dir writes dir/x
 		}

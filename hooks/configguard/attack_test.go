@@ -319,6 +319,9 @@ func TestPowerShellPipelines(t *testing.T) {
 		{`Set-Content (Join-Path $PWD .toolingrc) x`, true},
 		{`'x' > $env:USERPROFILE\.claude\settings.json`, true},
 		{`sc .toolingrc x`, true},
+		{`Set-Location /nonexistent; Remove-Item bin/magehook`, true}, // the Set-Location fails: PowerShell goes on here
+		{`cd nope; 'x' > bin/magehook`, true},
+		{`Set-Location src; Remove-Item main.go`, false},
 		{`Copy-Item settings.json .claude`, true},
 		{`Copy-Item -Path x/magehook -Destination bin`, true},
 		{`Copy-Item notes.txt .claude`, false},

@@ -2,6 +2,7 @@ package configguard
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +31,13 @@ func (g *guard) powershell(c *hook.Call, command, dir string) ([]string, []strin
 			into[cp.Dest] = filepath.Join(cp.Dest, filepath.Base(cp.Src))
 		}
 	}
-	for _, w := range a.Writes {
+	writes := a.Writes
+	for _, aw := range a.Alt {
+		if _, err := os.Stat(aw.If); err != nil {
+			writes = append(writes, aw.Path) // the Set-Location failed
+		}
+	}
+	for _, w := range writes {
 		if landed, ok := into[w]; ok {
 			// Copy-Item x dir: dir/x, and what is below it when x is a
 			// directory.

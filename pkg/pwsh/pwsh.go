@@ -539,6 +539,9 @@ type Analysis struct {
 	Unknown []string
 	// Opaque names the commands it cannot see into, with why.
 	Opaque []string
+	// Alt are the files it writes instead of some of Writes when a
+	// Set-Location fails.
+	Alt []AltWrite
 	// Copies are the Copy-Item and Move-Item whose two ends are known: a
 	// destination that is a directory receives the source under its own
 	// name (Writes holds the destination as written).
@@ -547,6 +550,13 @@ type Analysis struct {
 	// the opaque ones, nor values), with the directory each runs in (Dir
 	// is "" when it is computed at run time).
 	Commands []Placed
+}
+
+// AltWrite is a file the script writes instead when the directory If does
+// not exist (a Set-Location to it fails, and PowerShell goes on in the
+// directory it was in).
+type AltWrite struct {
+	Path, If string
 }
 
 // Copy is one Copy-Item or Move-Item: its source and destination
@@ -616,10 +626,12 @@ func copyEnds(name string, args []Word, join func(string) string, getenv func(st
 	return Copy{Src: join(s), Dest: join(d)}, true
 }
 
-// Placed is a command and the directory it runs in.
+// Placed is a command and the directory it runs in; Alt is where it runs
+// instead when the directory AltIf does not exist (the Set-Location to it
+// failed).
 type Placed struct {
 	Command
-	Dir string
+	Dir, Alt, AltIf string
 }
 
 // Tree is what a listing cmdlet hands a writing one: the matches of Path
@@ -719,7 +731,11 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 	}
 	var a Analysis
 	dir, dirKnown := cwd, true
-	join := func(p string) string {
+	// alt is the directory the script is in when the last Set-Location
+	// failed (its target, altIf, does not exist): PowerShell goes on in
+	// the old one.
+	alt, altIf := "", ""
+	joinIn := func(dir, p string) string {
 		if filepath.Separator == '/' {
 			// PowerShell takes \ for a separator everywhere.
 			p = strings.ReplaceAll(p, `\`, "/")
@@ -729,12 +745,17 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		}
 		return dir + string(filepath.Separator) + p
 	}
+	join := func(p string) string { return joinIn(dir, p) }
+	joinAlt := func(p string) string { return joinIn(alt, p) }
 	for _, c := range cmds {
 		for _, r := range c.Redirects {
 			switch {
 			case strings.EqualFold(r.Text, "$null") || r.Text == "" && r.Literal:
 			case r.Literal:
 				a.Writes = append(a.Writes, join(r.Text))
+				if alt != "" && join(r.Text) != joinAlt(r.Text) {
+					a.Alt = append(a.Alt, AltWrite{Path: joinAlt(r.Text), If: altIf})
+				}
 			default:
 				if v, ok := expandEnv(r.Text, getenv); ok {
 					a.Writes = append(a.Writes, join(v))
@@ -779,7 +800,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		}
 		cmd := Command{Args: args, From: c.From, Redirects: c.Redirects}
 		if !c.Args[0].Quoted && !strings.HasPrefix(c.Args[0].Text, "$") {
-			placed := Placed{Command: cmd, Dir: dir}
+			placed := Placed{Command: cmd, Dir: dir, Alt: alt, AltIf: altIf}
 			if !dirKnown {
 				placed.Dir = ""
 			}
@@ -789,9 +810,11 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		case "set-location", "sl", "cd", "chdir", "push-location", "pushd":
 			if to, ok := firstPath(args[1:], "path", "literalpath"); ok {
 				if to.Literal {
+					prev := dir
 					dir, dirKnown = filepath.Clean(join(to.Text)), true
+					alt, altIf = prev, dir
 				} else {
-					dirKnown = false
+					dirKnown, alt, altIf = false, "", ""
 				}
 			}
 		case "pop-location", "popd":
@@ -803,6 +826,14 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		default:
 			w := writes(name, args[1:], join, getenv)
 			a.Writes = append(a.Writes, w.paths...)
+			if alt != "" {
+				wa := writes(name, args[1:], joinAlt, getenv)
+				for i, p := range wa.paths {
+					if i < len(w.paths) && p != w.paths[i] {
+						a.Alt = append(a.Alt, AltWrite{Path: p, If: altIf})
+					}
+				}
+			}
 			if cp, ok := copyEnds(name, args[1:], join, getenv); ok {
 				a.Copies = append(a.Copies, cp)
 			}
