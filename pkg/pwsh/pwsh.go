@@ -27,7 +27,10 @@
 // Every command it runs is listed with its directory (Analysis.Commands),
 // so a gate can judge the native ones as a shell's. pwsh -Command and
 // -EncodedCommand are read as the scripts they run; a backslash separates
-// paths, as PowerShell takes it everywhere.
+// paths, as PowerShell takes it everywhere. A Set-Location that fails (its
+// directory does not exist) leaves PowerShell where it was: the commands
+// and files after it say where they run and what they write then
+// (Placed.Alt, Analysis.Alt), for a gate that looks the directory up.
 //
 // What it cannot see it reports as Opaque: a command whose name is
 // computed, Invoke-Expression, Start-Process, a nested shell (cmd /c,

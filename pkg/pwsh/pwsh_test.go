@@ -179,3 +179,25 @@ func TestEnvironmentPaths(t *testing.T) {
 		}
 	}
 }
+
+// After a Set-Location, what would run and be written were it to fail.
+func TestAFailedSetLocation(t *testing.T) {
+	a, err := Analyze("Set-Location sub; git commit -m x; Remove-Item bin/x; 'y' > out.txt", "/r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var placed []string
+	for _, c := range a.Commands {
+		placed = append(placed, c.Name()+"@"+filepath.ToSlash(c.Dir)+"|"+filepath.ToSlash(c.Alt)+"?"+filepath.ToSlash(c.AltIf))
+	}
+	if got, want := strings.Join(placed, ","), "set-location@/r|?,git@/r/sub|/r?/r/sub,remove-item@/r/sub|/r?/r/sub"; got != want {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+	var alt []string
+	for _, w := range a.Alt {
+		alt = append(alt, filepath.ToSlash(w.Path)+"?"+filepath.ToSlash(w.If))
+	}
+	if got, want := strings.Join(alt, ","), "/r/bin/x?/r/sub,/r/out.txt?/r/sub"; got != want {
+		t.Errorf("alt %q, want %q", got, want)
+	}
+}
