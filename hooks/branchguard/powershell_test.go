@@ -62,6 +62,7 @@ func TestPowerShellIsJudgedAsBash(t *testing.T) {
 		{`$files | Remove-Item`, true},
 		{`Set-Content $p x`, true},
 		{`Set-Content .env.local 'A=1'`, false},
+		{`Set-Alias g git; g commit -m x`, true},
 		{`Set-Location /nonexistent; git commit -m x`, true}, // the Set-Location fails: the commit runs on main
 		{`Set-Location /nonexistent; Set-Content README.md x`, true},
 		{`Set-Location ` + feature + `; Set-Content notes.md x`, false},

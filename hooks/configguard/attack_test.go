@@ -319,6 +319,8 @@ func TestPowerShellPipelines(t *testing.T) {
 		{`Set-Content (Join-Path $PWD .toolingrc) x`, true},
 		{`'x' > $env:USERPROFILE\.claude\settings.json`, true},
 		{`sc .toolingrc x`, true},
+		{`Set-Alias x Remove-Item; x .toolingrc`, true},
+		{`New-Alias -Name w -Value Set-Content; w bin/magehook ''`, true},
 		{`Set-Location /nonexistent; Remove-Item bin/magehook`, true}, // the Set-Location fails: PowerShell goes on here
 		{`cd nope; 'x' > bin/magehook`, true},
 		{`Set-Location src; Remove-Item main.go`, false},

@@ -738,6 +738,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 	// failed (its target, altIf, does not exist): PowerShell goes on in
 	// the old one.
 	alt, altIf := "", ""
+	aliases := map[string]string{} // Set-Alias in the script
 	joinIn := func(dir, p string) string {
 		if filepath.Separator == '/' {
 			// PowerShell takes \ for a separator everywhere.
@@ -801,6 +802,10 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
 			args = args[1:]
 		}
+		if to, ok := aliases[(Command{Args: args}).Name()]; ok {
+			// An alias the script set: the command it names.
+			args = append([]Word{{Text: to, Literal: true, Inner: -1}}, args[1:]...)
+		}
 		cmd := Command{Args: args, From: c.From, Redirects: c.Redirects}
 		if !c.Args[0].Quoted && !strings.HasPrefix(c.Args[0].Text, "$") {
 			placed := Placed{Command: cmd, Dir: dir, Alt: alt, AltIf: altIf}
@@ -822,6 +827,39 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			}
 		case "pop-location", "popd":
 			dirKnown = false
+		case "set-alias", "new-alias", "sal", "nal":
+			// Set-Alias [-Name] x [-Value] Remove-Item: later uses of x
+			// run Remove-Item; a computed one may run anything.
+			var name, value *Word
+			pos := 0
+			for j := 1; j < len(args); j++ {
+				w := args[j]
+				if strings.HasPrefix(w.Text, "-") && w.Literal && len(w.Text) > 1 {
+					p := strings.ToLower(strings.TrimPrefix(w.Text, "-"))
+					if j+1 < len(args) && (strings.HasPrefix("name", p) || strings.HasPrefix("value", p)) {
+						j++
+						if strings.HasPrefix("name", p) {
+							name = &args[j]
+						} else {
+							value = &args[j]
+						}
+					}
+					continue
+				}
+				if pos == 0 {
+					name = &args[j]
+				} else if pos == 1 {
+					value = &args[j]
+				}
+				pos++
+			}
+			if name != nil && value != nil {
+				if !name.Literal || !value.Literal {
+					a.Opaque = append(a.Opaque, args[0].Text+": an alias computed at run time")
+				} else {
+					aliases[strings.ToLower(name.Text)] = value.Text
+				}
+			}
 		case "git":
 			if g, ok := gitOp(args[1:], dir, dirKnown, join); ok {
 				a.Git = append(a.Git, g)

@@ -46,6 +46,9 @@ func TestAnalyze(t *testing.T) {
 		{"pwsh -Command is read as the script it runs", "pwsh -NoProfile -Command git commit -m x", "commit@/r", "", false},
 		{"pwsh -EncodedCommand is decoded and read", "powershell -EncodedCommand ZwBpAHQAIABjAG8AbQBtAGkAdAAgAC0AbQAgAHgA", "commit@/r", "", false},
 		{"pwsh -File is opaque", "pwsh -File x.ps1", "", "", true},
+		{"an alias the script sets", "Set-Alias x Remove-Item; x .toolingrc", "", "/r/.toolingrc", false},
+		{"an alias by name and value", "New-Alias -Name g -Value git; g commit -m x", "commit@/r", "", false},
+		{"a computed alias is opaque", "sal x $cmd; x a", "", "", true},
 		{"backslashes separate paths", `Set-Content .claude\settings.json x`, "", "/r/.claude/settings.json", false},
 	}
 	for _, tt := range tests {
