@@ -28,9 +28,13 @@ import (
 // function is answered by the target Mage runs.
 func init() {
 	if code, ok := early(os.Args, os.Getenv); ok {
-		os.Exit(code)
+		exitEarly(code)
 	}
 }
+
+// exitEarly ends the process with an early answer's code, before Mage's
+// main runs.
+func exitEarly(code int) { os.Exit(code) }
 
 // pending is the payload an early dispatch read and could not answer,
 // with the event and harness of the call.
@@ -56,7 +60,7 @@ func Register(handlers ...hook.Handler) []hook.Handler {
 	}
 	code, p, answered := hook.EarlyAgain(pendingEvent, pendingHarness, hookSet(true), os.Args, pending)
 	if answered {
-		os.Exit(code)
+		exitEarly(code)
 	}
 	pending = p // still a name this binary lacks: Mage's target answers
 	return Local
