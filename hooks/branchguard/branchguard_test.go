@@ -311,3 +311,23 @@ func TestConfigurationThatRunsCommands(t *testing.T) {
 		}
 	}
 }
+
+// A write through a symbolic link the command itself makes lands where
+// the link leads: main's ref, main's checkout.
+func TestWritesThroughLinksTheCommandMakes(t *testing.T) {
+	root, feature := setup(t)
+	for _, tt := range []struct {
+		cmd    string
+		denied bool
+	}{
+		{"ln -s " + root + "/.git/refs/heads/main x && git rev-parse HEAD > x", true},
+		{"ln -s " + root + "/.git/refs/heads y && cp x y/main", true},
+		{"ln -s " + root + "/src/a.go z && echo hi > z", true},
+		{"ln -s " + feature + "/src/a.go z2 && echo hi > z2", false},
+	} {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": feature})
+		if got := strings.Contains(out.Stdout, `"deny"`); got != tt.denied || out.Code != 0 {
+			t.Errorf("%q: denied %v, want %v (%+v)", tt.cmd, got, tt.denied, out)
+		}
+	}
+}

@@ -295,6 +295,9 @@ var writeTable = []struct {
 	{`yq -i .x=1 a.yml`, []string{"yq -i /repo/.x=1", "yq -i /repo/a.yml"}},
 	{`git config -f a.cfg x.y z`, []string{"git config -f /repo/a.cfg"}},
 	{`git config --file a.cfg --get x.y`, nil},
+	// A write through a symbolic link the command made lands where it leads.
+	{`ln -s /r/.git/refs/heads/main x.ref && echo y > x.ref`, []string{"ln /repo/x.ref", "> /repo/x.ref", "> (through a link the command makes) /r/.git/refs/heads/main"}},
+	{`ln -s ../other l.d && cp a.txt l.d/b.txt`, []string{"ln /repo/l.d", "cp /repo/l.d/b.txt", "cp (through a link the command makes) /other/b.txt"}},
 	// Hard links: the source is the same file as the new name.
 	{`ln a n`, []string{"ln (hard link) /repo/a", "ln /repo/n/a"}},
 	{`ln -s a n`, []string{"ln /repo/n/a"}},

@@ -1003,6 +1003,14 @@ func (w *walker) addWrite(target Word, op string, sc scope, idx int, tree bool) 
 		}
 	}
 	w.a.Writes = append(w.a.Writes, w.at(wr))
+	if wr.Path != "" && op != "ln" {
+		if t := w.throughLinks(wr.Path); t != "" {
+			// Through a link made earlier in the command: where it lands.
+			through := wr
+			through.Path, through.Written, through.Op = t, t, op+" (through a link the command makes)"
+			w.a.Writes = append(w.a.Writes, w.at(through))
+		}
+	}
 }
 
 func isDevice(p string) bool {

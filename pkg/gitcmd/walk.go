@@ -88,6 +88,9 @@ type walker struct {
 	// written are the files earlier commands write: their text when it is
 	// known (echo, printf or a here-document redirected), else nil.
 	written map[string]*string
+	// links are the symbolic links earlier commands make: where, and to
+	// what (absolute).
+	links [][2]string
 }
 
 // scope is what the shell carries from one statement to the next. It is

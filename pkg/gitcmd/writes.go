@@ -632,8 +632,12 @@ func (w *walker) copyWrites(name string, rest []Word, sc scope, idx int) {
 			w.addWrite(s, "mv", sc, idx, true)
 		}
 	}
+	symbolic := op == "ln" && o.has('s', "--symbolic")
 	if !intoDir {
 		w.addWrite(dest, op, sc, idx, tree)
+		if symbolic && len(srcs) == 1 {
+			w.link(dest, srcs[0], sc)
+		}
 		return
 	}
 	for _, s := range srcs {
@@ -645,8 +649,42 @@ func (w *walker) copyWrites(name string, rest []Word, sc scope, idx int) {
 			w.addWrite(d, op, sc, idx, true)
 			continue
 		}
-		w.addWrite(Word{Value: filepath.Join(dest.Value, filepath.Base(s.Value)), Glob: dest.Glob}, op, sc, idx, tree)
+		at := Word{Value: filepath.Join(dest.Value, filepath.Base(s.Value)), Glob: dest.Glob}
+		w.addWrite(at, op, sc, idx, tree)
+		if symbolic {
+			w.link(at, s, sc)
+		}
 	}
+}
+
+// link notes a symbolic link the command makes (ln -s target at), so that
+// a later write through it is also recorded where it lands: the link does
+// not exist when the command is analysed, so nothing else could follow it.
+func (w *walker) link(at, target Word, sc scope) {
+	p := w.abs(sc, at.Value)
+	if p == "" || at.Dynamic != "" || at.Glob || target.Dynamic != "" || target.Glob {
+		return
+	}
+	t := target.Value
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(p), t) // relative to the link's directory
+	}
+	w.links = append(w.links, [2]string{p, filepath.Clean(t)})
+}
+
+// throughLinks returns where a path lands after the links the command made
+// before it, or "" when it goes through none.
+func (w *walker) throughLinks(p string) string {
+	for i := len(w.links) - 1; i >= 0; i-- {
+		at, t := w.links[i][0], w.links[i][1]
+		if p == at {
+			return t
+		}
+		if rest, ok := strings.CutPrefix(p, at+string(filepath.Separator)); ok {
+			return filepath.Join(t, rest)
+		}
+	}
+	return ""
 }
 
 func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
