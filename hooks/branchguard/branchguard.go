@@ -185,7 +185,7 @@ func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, er
 	switch {
 	case repo.Unknown != "":
 		return []Finding{{Rule: RuleUndecided, Where: repo.Root, Detail: fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", tool, path, repo.Root, repo.Unknown)}}, nil
-	case ch.resolveProtect(repo)[repo.Branch]:
+	case ch.resolveProtect(repo)[protectedKey(repo.Branch)]:
 		if resolved, err := realpath.Resolve(path); err == nil && ignored(repo.Root, resolved, false) {
 			return nil, nil
 		}

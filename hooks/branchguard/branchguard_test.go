@@ -331,3 +331,21 @@ func TestWritesThroughLinksTheCommandMakes(t *testing.T) {
 		}
 	}
 }
+
+// Refs kept as files on a case-insensitive file system (macOS, Windows)
+// make MAIN the same ref as main, locally and on a remote kept there.
+func TestBranchNamesFoldTogether(t *testing.T) {
+	root, feature := setup(t)
+	for _, cmd := range []string{
+		"git push origin HEAD:MAIN",
+		"git update-ref refs/heads/Main HEAD",
+		"git branch -f MASTER HEAD",
+		"echo 0000000000000000000000000000000000000000 > " + root + "/.git/refs/heads/MAIN",
+	} {
+		out := hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": cmd, "cwd": feature})
+		if !strings.Contains(out.Stdout, `"deny"`) {
+			t.Errorf("%q: %+v, want a deny", cmd, out)
+		}
+	}
+	allow(t, hooktest.Run(t, handlers, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "git push origin HEAD:maintenance", "cwd": feature}))
+}

@@ -179,22 +179,30 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 // resolveProtect turns guard.protect into branch names for a repository:
 // <remote>/HEAD is the branch refs/remotes/<remote>/HEAD names, read from
 // the files (no network), else from git; unresolved, it protects the
-// defaults main and master.
+// defaults main and master. The names are in lower case, and so must be
+// what is looked up (protectedKey): refs stored as files on a
+// case-insensitive file system (macOS, Windows) make MAIN the same ref as
+// main, locally and on a remote there.
 func (c *checker) resolveProtect(r gitrepo.Repo) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range c.protect {
 		remote, ok := strings.CutSuffix(p, "/HEAD")
 		if !ok {
-			out[p] = true
+			out[protectedKey(p)] = true
 			continue
 		}
 		if b := remoteHead(r, remote); b != "" {
-			out[b] = true
+			out[protectedKey(b)] = true
 		} else {
 			out["main"], out["master"] = true, true
 		}
 	}
 	return out
+}
+
+// protectedKey is a branch name as resolveProtect's map holds it.
+func protectedKey(branch string) string {
+	return strings.ToLower(strings.TrimPrefix(branch, "refs/heads/"))
 }
 
 // remoteHead is the default branch of a remote, as last fetched.
@@ -215,7 +223,7 @@ func remoteHead(r gitrepo.Repo, remote string) string {
 }
 
 func (rs *repoState) isProtected(branch string) bool {
-	return rs.protected[strings.TrimPrefix(branch, "refs/heads/")]
+	return rs.protected[protectedKey(branch)]
 }
 
 // anyProtected is the protected list of some repository (names only).
@@ -225,10 +233,10 @@ func (c *checker) isProtectedName(rs *repoState, name string) bool {
 		return rs.isProtected(name)
 	}
 	for _, p := range c.protect {
-		if p == name {
+		if strings.EqualFold(p, name) {
 			return true
 		}
-		if strings.HasSuffix(p, "/HEAD") && (name == "main" || name == "master") {
+		if strings.HasSuffix(p, "/HEAD") && (strings.EqualFold(name, "main") || strings.EqualFold(name, "master")) {
 			return true
 		}
 	}
@@ -582,7 +590,7 @@ func (c *checker) setUpstream(e effect, rs *repoState, branches []string) {
 func (c *checker) firstProtected(rs *repoState) string {
 	if rs != nil {
 		for _, p := range c.protect {
-			if rs.protected[p] {
+			if rs.protected[protectedKey(p)] {
 				return p
 			}
 		}

@@ -44,7 +44,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		if repo.Unknown != "" {
 			return "(unknown: " + repo.Unknown + ")", repo.Root
 		}
-		if ch.resolveProtect(repo)[repo.Branch] {
+		if ch.resolveProtect(repo)[protectedKey(repo.Branch)] {
 			return repo.Branch, repo.Root
 		}
 		return "", ""
