@@ -73,6 +73,10 @@
 //     are allowed; so is a command that does not parse and mentions no git
 //     (bash runs nothing of the broken part).
 //
+// Protected names fold case: refs kept as files on a case-insensitive
+// file system make MAIN the same ref as main. A write through a symbolic
+// link the command itself makes is judged where the link leads.
+//
 // guard.protect takes branch names and <remote>/HEAD, which is whatever
 // branch refs/remotes/<remote>/HEAD names (set by clone or git remote
 // set-head; read without the network). hook.warn branchguard turns the gate
