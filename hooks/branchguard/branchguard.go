@@ -57,10 +57,12 @@
 //     branch yet, but what it pushes is judged by name (a push without a
 //     refspec from one is undecided); a worktree it adds has the branch
 //     the add checks out (worktree add --force ../w main: main). What a
-//     git hook does is what the command that runs it does: the executable
-//     hooks of core.hooksPath (or hooks/) are read and checked as scripts
-//     for the git commands that run hooks; one in another language that
-//     mentions git, or one the command writes first, is denied.
+//     git hook is seen to do is what the command that runs it does: the
+//     executable shell hooks of the subcommand (core.hooksPath, or hooks/)
+//     are read and checked as scripts, and a protected branch they move or
+//     push counts; what they leave to run time does not (hook managers
+//     such as pre-commit and husky), nor a hook in another language; a
+//     hook the command writes first is denied.
 //  5. A write (redirection, tee, sed -i, cp, mv, git apply, ...) into a
 //     checkout on a protected branch is denied unless git ignores the
 //     path; a write into git's ref storage (refs/heads/<protected>,

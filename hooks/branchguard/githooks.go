@@ -7,13 +7,15 @@ import (
 	"github.com/magehook/magehook/pkg/gitrepo"
 )
 
-// gitHooks judges the hooks a git invocation runs (gitcmd.RunsHooks):
-// each executable file of the hooks directory (core.hooksPath, else the
-// repository's hooks/) is read as a script run in the checkout and checked
-// as this command is; a hook the same command writes first, or one in a
-// language other than the shell's that mentions git, cannot be read and is
-// denied. A hooks directory holding only git's samples costs one
-// directory read.
+// gitHooks judges the hooks a git invocation runs (gitrepo.HookNames):
+// each executable shell hook of the hooks directory (core.hooksPath, else
+// the repository's hooks/) is read as a script run in the checkout and
+// checked as this command is, and what it is seen to do (move or push a
+// protected branch, change its checkout) is what the command does; what
+// it leaves to run time does not count (hook managers such as pre-commit
+// and husky run what only run time knows), nor a hook in another
+// language. A hook the same command writes first is denied. A hooks
+// directory holding only git's samples costs one directory read.
 func (c *checker) gitHooks(i int, g *gitcmd.Git, rs *repoState) {
 	if c.in.noHooks || rs == nil {
 		return
@@ -34,25 +36,24 @@ func (c *checker) gitHooks(i int, g *gitcmd.Git, rs *repoState) {
 			return
 		}
 	}
-	for _, h := range gitrepo.Hooks(dir) {
-		switch {
-		case h.Err != nil:
-			c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Where: rs.repo.Root, Detail: fmt.Sprintf("git %s runs the hook %s, which cannot be read (%v)", g.Sub, h.Path, h.Err)})
-			continue
-		case !h.Shell:
-			if mentionsGit(h.Text) || obfuscated(h.Text) {
-				c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Where: rs.repo.Root, Detail: fmt.Sprintf("git %s runs the hook %s, a program branchguard cannot follow that mentions git", g.Sub, h.Path)})
-			}
+	for _, h := range gitrepo.Hooks(dir, gitrepo.HookNames(g.Sub)...) {
+		if h.Err != nil || !h.Shell {
+			// A hook is a program of the repository's, like a Makefile:
+			// what it does only on its own is not this gate's to see.
 			continue
 		}
 		in := c.in
 		in.Command, in.Dir, in.Shared, in.noHooks = h.Text, rs.repo.Root, false, true
 		r, err := Check(in)
 		if err != nil {
-			c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Where: rs.repo.Root, Detail: fmt.Sprintf("git %s runs the hook %s, which cannot be analysed (%v)", g.Sub, h.Path, err)})
-			continue
+			continue // too large or complex to follow: like what it leaves to run time
 		}
 		for _, f := range r.Findings {
+			if f.Rule == RuleUndecided {
+				// Hook managers (pre-commit, husky) run what only run
+				// time knows: only what the hook is seen to do counts.
+				continue
+			}
 			f.Command = cmd.Text
 			f.Detail = fmt.Sprintf("git %s runs the hook %s: %s", g.Sub, h.Path, f.Detail)
 			c.find(f)

@@ -399,9 +399,15 @@ func TestGitHooksWritesAreTheCommands(t *testing.T) {
 	if out := bash("git commit -qm x"); !denied(out) {
 		t.Errorf("a python pre-commit naming a wiring file: %+v", out)
 	}
-	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\ngofmt -l . && go vet ./...\n"), 0o755)
-	if out := bash("git commit -qm x"); denied(out) {
-		t.Errorf("an ordinary pre-commit hook: %+v", out)
+	for _, text := range []string{
+		"#!/bin/sh\ngofmt -l . && go vet ./...\n",
+		"#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/_/husky.sh\"\n\nnpx lint-staged\n",
+		"#!/usr/bin/env bash\nARGS=(hook-impl --hook-type=pre-commit)\nexec /usr/bin/python3 -mpre_commit \"${ARGS[@]}\"\n",
+	} {
+		os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte(text), 0o755)
+		if out := bash("git commit -qm x"); denied(out) {
+			t.Errorf("an ordinary pre-commit hook %q: %+v", text, out)
+		}
 	}
 	if out := bash("printf 'rm .toolingrc' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit && git commit -qm x"); !denied(out) {
 		t.Errorf("a hook the command writes first: %+v", out)

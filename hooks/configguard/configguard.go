@@ -75,10 +75,13 @@
 //     relative path from there or an absolute one anywhere can reach a
 //     guarded file. pwsh -Command and -EncodedCommand are read as the
 //     scripts they run.
-//  8. A git command that runs hooks (gitcmd.RunsHooks) writes what its
-//     hooks write: each executable hook (core.hooksPath, else hooks/) is
-//     analysed as a script; one in another language that names a guarded
-//     file, and one the command writes first, are denied.
+//  8. A git command that runs hooks writes what its hooks are seen to
+//     write: each executable shell hook of the subcommand
+//     (gitrepo.HookNames; core.hooksPath, else hooks/) is analysed as a
+//     script, and its writes of guarded files count (what it leaves to run
+//     time does not: hook managers such as pre-commit and husky do that);
+//     one in another language that names a guarded file, and one the
+//     command writes first, are denied.
 //
 // # EXIT CODES
 //
@@ -439,6 +442,12 @@ func (g *guard) configFiles() []string {
 // hidden in an encoding (base64, \x escapes, chr()). It judges the parts
 // of a command no analysis can see into.
 func (g *guard) mentioned(command string) bool {
+	return g.names(command) || obfuscated(command)
+}
+
+// names reports whether a text names a guarded file (mentioned, without
+// the encodings).
+func (g *guard) names(command string) bool {
 	lower := fold(strings.ReplaceAll(command, ":", " "))
 	squeezed := squeeze(lower)
 	names := []string{strings.ToLower(toolingrc.FileName)}
@@ -454,7 +463,7 @@ func (g *guard) mentioned(command string) bool {
 			return true
 		}
 	}
-	return obfuscated(command)
+	return false
 }
 
 // squeeze keeps only a text's letters and digits, so that a name cut into

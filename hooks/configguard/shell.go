@@ -84,7 +84,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 		}
 		reasons = append(reasons, more...)
 	}
-	if len(blind) > 0 && len(reasons) == 0 {
+	if len(blind) > 0 && len(reasons) == 0 && !inHook {
 		// Code the analysis cannot follow (python -c, node -e, a sed
 		// script) names what it writes in its string literals: each one
 		// that reaches a guarded file, or a directory holding one, is
@@ -95,7 +95,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 		}
 		reasons = append(reasons, more...)
 	}
-	if len(blind) > 0 && len(reasons) == 0 && g.mentioned(command) {
+	if len(blind) > 0 && len(reasons) == 0 && (!inHook && g.mentioned(command) || inHook && g.names(command)) {
 		reasons = append(reasons, fmt.Sprintf("%s names a file that configures magehook's gates and writes a file the analysis cannot name (%s)", p.ToolName, strings.Join(blind, "; ")))
 	}
 	if len(reasons) == 0 && !inHook {
@@ -150,19 +150,19 @@ func (g *guard) gitHooks(c *hook.Call, a *gitcmd.Analysis) ([]string, error) {
 				reasons = append(reasons, fmt.Sprintf("the command writes the git hook %s before git %s runs it", w.Path, gc.Sub))
 			}
 		}
-		for _, h := range gitrepo.Hooks(dir) {
+		for _, h := range gitrepo.Hooks(dir, gitrepo.HookNames(gc.Sub)...) {
 			if err := c.Budget.Check(); err != nil {
 				return nil, err
 			}
 			if h.Err != nil || !h.Shell {
-				if h.Err != nil || g.mentioned(h.Text) {
-					reasons = append(reasons, fmt.Sprintf("git %s runs the hook %s, which configguard cannot follow and which may change a file that configures magehook's gates", gc.Sub, h.Path))
+				if h.Err == nil && g.names(h.Text) {
+					reasons = append(reasons, fmt.Sprintf("git %s runs the hook %s, which configguard cannot follow and which names a file that configures magehook's gates", gc.Sub, h.Path))
 				}
 				continue
 			}
 			ha, err := gitcmd.Analyze(h.Text, gitcmd.HookOptions(repo.Root, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 			if err != nil {
-				return nil, err
+				continue // too large or complex to follow: the hook's own business
 			}
 			more, err := g.judge(c, ha, h.Text, repo.Root, true)
 			if err != nil {

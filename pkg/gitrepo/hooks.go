@@ -36,10 +36,37 @@ func HooksDir(r Repo, hooksPath, home string) string {
 	return hooksPath
 }
 
-// Hooks lists the hooks git would run from dir: its executable regular
-// files, git's .sample files left out (git never runs them). A directory
-// that does not exist holds none.
-func Hooks(dir string) []Hook {
+// HookNames are the hooks a git subcommand runs (githooks(5)); none for
+// one that runs no hook.
+func HookNames(sub string) []string {
+	const refs = "reference-transaction"
+	switch sub {
+	case "commit":
+		return []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite", refs}
+	case "merge", "pull":
+		return []string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", refs}
+	case "rebase":
+		return []string{"pre-rebase", "post-rewrite", "post-checkout", "prepare-commit-msg", "commit-msg", refs}
+	case "am":
+		return []string{"applypatch-msg", "pre-applypatch", "post-applypatch", "post-rewrite", refs}
+	case "checkout", "switch", "clone", "worktree":
+		return []string{"post-checkout", refs}
+	case "push":
+		return []string{"pre-push", refs}
+	case "cherry-pick", "revert":
+		return []string{"prepare-commit-msg", "commit-msg", refs}
+	case "gc":
+		return []string{"pre-auto-gc"}
+	case "stash", "reset", "update-ref", "fetch", "branch", "tag":
+		return []string{refs}
+	}
+	return nil
+}
+
+// Hooks lists the hooks git would run from dir, of the names given (all
+// when none is): its executable regular files, git's .sample files left
+// out (git never runs them). A directory that does not exist holds none.
+func Hooks(dir string, names ...string) []Hook {
 	if dir == "" {
 		return nil
 	}
@@ -50,6 +77,9 @@ func Hooks(dir string) []Hook {
 	var out []Hook
 	for _, e := range entries {
 		if e.IsDir() || strings.HasSuffix(e.Name(), ".sample") {
+			continue
+		}
+		if len(names) > 0 && !contains(names, e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -84,6 +114,15 @@ func shellLine(line string) bool {
 	switch prog {
 	case "sh", "bash", "dash", "zsh", "ksh", "ash", "busybox":
 		return true
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
 	}
 	return false
 }
