@@ -214,6 +214,16 @@ func TestShellAttacks(t *testing.T) {
 		{`mkdir -p d && cd d && ln -s ../.toolingrc t && rm t`, true},
 		{`ln -s "$PWD/bin" b; chmod -x b/magehook`, true},
 		{`ln -s src s && echo x > s/y.go`, false},
+		// Commands whose name only run time knows, multiplexers, rename.
+		{`$(echo rm) .toolingrc`, true},
+		{"`echo rm` .claude/settings.json", true},
+		{`"$(which rm)" .toolingrc`, true},
+		{`$(which go) test ./...`, false},
+		{`busybox rm .toolingrc`, true},
+		{`toybox rm -rf .claude`, true},
+		{`busybox ls`, false},
+		{`rename 's/x/y/' .toolingrc`, true},
+		{`rename 's/x/y/' src/*.go`, false},
 		// A cd that fails leaves the writes where the shell was.
 		{`cd /nonexistent; rm bin/magehook`, true},
 		{`cd nope; chmod -x bin/magehook`, true},

@@ -77,6 +77,16 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			reasons = append(reasons, fmt.Sprintf("%s (%s) would change %s, %s", p.ToolName, w.Op, w.Path, what))
 		}
 	}
+	if len(reasons) == 0 && !inHook {
+		// A command whose name only run time knows ($(echo rm) x,
+		// "$(which rm)" x) may write any of its arguments.
+		for _, cmd := range a.Commands {
+			if len(cmd.Args) > 0 && cmd.Args[0].Dynamic != "" && g.mentioned(cmd.Text) {
+				reasons = append(reasons, fmt.Sprintf("%s runs a command only known at run time (%s) on a file that configures magehook's gates", p.ToolName, cmd.Args[0].Dynamic))
+				break
+			}
+		}
+	}
 	if len(reasons) == 0 {
 		more, err := g.linksMade(a)
 		if err != nil {

@@ -80,6 +80,9 @@ func wrapperOf(name string) (wrapper, bool) {
 		return wrapper{subcmds: []string{"exec"}}, true
 	case "pnpm", "npm", "yarn", "bun":
 		return wrapper{subcmds: []string{"exec", "x", "dlx"}}, true
+	case "busybox", "toybox":
+		// A multiplexer: busybox rm x runs its rm.
+		return wrapper{}, true
 	case "npx", "bunx", "pnpx":
 		return wrapper{valued: "pc", long: []string{"--package", "--call"}}, true
 	case "nix-shell":

@@ -459,6 +459,11 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 		add(out, name+" x", true)
+	case "rename", "prename", "perl-rename", "file-rename":
+		// rename EXPR FILES (or FROM TO FILES): every file may be renamed.
+		for _, t := range parseOpts(rest, "", nil).operands {
+			add(t, "rename", true)
+		}
 	case "link":
 		// A hard link: the new name is the same file as the old one, so a
 		// later write through it changes both.
