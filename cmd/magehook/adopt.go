@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/bitfield/script"
 
 	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/pkg/harness"
 )
 
 // Module is magehook's module path; MageVersion is the Mage release its
@@ -40,22 +42,50 @@ type options struct {
 	Stdin     io.Reader
 	Stdout    io.Writer
 	Stderr    io.Writer
+
+	// replaceDir is Replace made absolute against the directory init
+	// was started in.
+	replaceDir string
 }
 
-// step is one change init makes: a line saying what, and the work.
+// step is one change init makes: a line saying what, the text of the file
+// it writes (shown by -dryrun), and the work.
 type step struct {
 	what string
+	text string
 	do   func() error
+}
+
+// note is something init leaves to the user: a line to add to a file of
+// theirs. A blocking note (the plugin's import missing) stops init before
+// it changes anything; the others are repeated after the install, where
+// they are still on the screen.
+type note struct {
+	text     string
+	blocking bool
 }
 
 // adopt plans every step, prints the plan under -dryrun, and otherwise
 // runs it in order, stopping at the first failure.
 func adopt(o options) error {
+	if _, err := exec.LookPath("git"); err != nil {
+		return errors.New("git is not installed (or not on PATH): magehook wires a git checkout; install git, then run init again")
+	}
+	h, _ := harnessFiles(o.Harness)
 	root, err := script.Exec("git rev-parse --show-toplevel").WithStderr(io.Discard).String()
 	if err != nil {
 		return errors.New("not inside a git repository: run git init first (magehook wires a git checkout)")
 	}
 	root = strings.TrimSpace(root)
+	// -replace is relative to where the user typed it, not to the root.
+	if o.Replace != "" {
+		if o.replaceDir, err = filepath.Abs(o.Replace); err != nil {
+			return err
+		}
+	}
+	if err := moduleAtRoot(root); err != nil {
+		return err
+	}
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
@@ -65,15 +95,21 @@ func adopt(o options) error {
 	}
 	blocked := false
 	for _, n := range notes {
-		fmt.Fprintln(o.Stderr, n)
-		blocked = blocked || strings.Contains(n, "//mage:import")
+		fmt.Fprintln(o.Stderr, "magehook init: "+n.text)
+		blocked = blocked || n.blocking
+	}
+	if blocked {
+		return errors.New("the magefile is not ready for the plugin: make the change shown above, then run magehook init again (nothing was changed)")
 	}
 	if len(steps) == 0 {
-		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up")
+		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up: nothing to change")
 	}
 	for _, s := range steps {
 		if o.DryRun {
 			fmt.Fprintln(o.Stdout, "would "+s.what)
+			if s.text != "" {
+				fmt.Fprint(o.Stdout, indent(s.text))
+			}
 			continue
 		}
 		fmt.Fprintln(o.Stderr, "magehook init: "+s.what)
@@ -81,18 +117,115 @@ func adopt(o options) error {
 			return fmt.Errorf("%s: %w", s.what, err)
 		}
 	}
-	if blocked {
-		return errors.New("the magefile does not import the plugin: add the import shown above, then run magehook init again")
-	}
-	if o.DryRun || o.NoInstall {
+	install := "go tool mage hook:install -harness=" + o.Harness
+	switch {
+	case o.DryRun:
+		if !o.NoInstall {
+			fmt.Fprintln(o.Stdout, "would run "+install+" (build bin/magehook, write "+h+", add the ignore lines to .gitignore)")
+		}
+		return nil
+	case o.NoInstall:
+		fmt.Fprintln(o.Stderr, "magehook init: next: "+install+" builds bin/magehook and writes "+h)
+		printNotes(o, notes)
 		return nil
 	}
-	fmt.Fprintln(o.Stderr, "magehook init: go tool mage hook:install -harness="+o.Harness+" (builds bin/magehook; the first build takes a while)")
+	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (builds bin/magehook; the first build takes a while)")
 	if err := goCommand(o, "tool", "mage", "hook:install", "-harness="+o.Harness); err != nil {
 		return fmt.Errorf("go tool mage hook:install: %w", err)
 	}
-	fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and the settings file; teammates run go tool mage hook:install after cloning.")
+	if len(steps) == 0 {
+		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
+	} else {
+		fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook (go tool mage hook:install does it up front).")
+	}
+	if dir, ok := localReplace(root); ok {
+		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (README: Using it in another repository).")
+	}
+	printNotes(o, notes)
 	return nil
+}
+
+// printNotes repeats what is left to the user after the install's output.
+func printNotes(o options, notes []note) {
+	for _, n := range notes {
+		fmt.Fprintln(o.Stderr, "magehook init: still to do: "+n.text)
+	}
+}
+
+// harnessFiles names the files hook:install writes for -harness.
+func harnessFiles(name string) (string, bool) {
+	if name == "all" {
+		var files []string
+		for _, h := range harness.All() {
+			files = append(files, h.File)
+		}
+		return strings.Join(files, ", "), true
+	}
+	h, ok := harness.Lookup(name)
+	if !ok || name == "" {
+		return "", false
+	}
+	return h.File, true
+}
+
+// moduleAtRoot refuses a module whose go.mod is below the repository's
+// top: the hook binary is built from the top's module (the settings run
+// go -C <root>), so adopting there would make a second module, not use
+// the one the user is in.
+func moduleAtRoot(root string) error {
+	out, err := script.Exec("go env GOMOD").WithStderr(io.Discard).String()
+	if err != nil {
+		return errors.New("go is not installed (or not on PATH): install Go 1.26, then run init again")
+	}
+	gomod := strings.TrimSpace(out)
+	if gomod == "" || gomod == os.DevNull {
+		return nil
+	}
+	dir := filepath.Dir(gomod)
+	if sameFile(dir, root) {
+		return nil
+	}
+	return fmt.Errorf("the module here (%s) is not at the top of the repository (%s): magehook builds its hook binary from a module at the top; run init in %s (it makes a module there when there is none)", gomod, root, root)
+}
+
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// localReplace is the directory go.mod's replace of magehook names, when
+// it names one.
+func localReplace(root string) (string, bool) {
+	out, err := script.Exec("go mod edit -json").WithStderr(io.Discard).String()
+	if err != nil {
+		return "", false
+	}
+	var mod modInfo
+	if json.Unmarshal([]byte(out), &mod) != nil {
+		return "", false
+	}
+	r, ok := mod.replacement(Module)
+	if !ok || r.Version != "" {
+		return "", false
+	}
+	return r.Path, true
+}
+
+// indent indents a file's text by a tab for -dryrun, blank lines left
+// blank.
+func indent(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if line != "" {
+			b.WriteString("\t" + line)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // modInfo is what go mod edit -json prints, as far as init reads it.
@@ -124,20 +257,22 @@ func (m modInfo) hasTool(path string) bool {
 	return false
 }
 
-func (m modInfo) replaced(path string) bool {
+// replacement is what go.mod replaces path with: a directory (Version
+// "") or another module.
+func (m modInfo) replacement(path string) (struct{ Path, Version string }, bool) {
 	for _, r := range m.Replace {
 		if r.Old.Path == path {
-			return true
+			return r.New, true
 		}
 	}
-	return false
+	return struct{ Path, Version string }{}, false
 }
 
-func plan(root string, o options) (steps []step, notes []string, err error) {
+func plan(root string, o options) (steps []step, notes []note, err error) {
 	var mod modInfo
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); errors.Is(err, os.ErrNotExist) {
 		name := modulePath(filepath.Base(root))
-		steps = append(steps, step{"go mod init " + name, func() error { return goCommand(o, "mod", "init", name) }})
+		steps = append(steps, step{what: "go mod init " + name, do: func() error { return goCommand(o, "mod", "init", name) }})
 	} else {
 		out, err := script.Exec("go mod edit -json").WithStderr(o.Stderr).String()
 		if err != nil {
@@ -151,22 +286,42 @@ func plan(root string, o options) (steps []step, notes []string, err error) {
 		return nil, nil, errors.New("this is magehook's own repository: init adopts magehook in another one")
 	}
 	if !mod.hasTool(MageModule) {
-		steps = append(steps, step{"go get -tool " + MageModule + "@" + MageVersion, func() error {
+		steps = append(steps, step{what: "go get -tool " + MageModule + "@" + MageVersion, do: func() error {
 			return goCommand(o, "get", "-tool", MageModule+"@"+MageVersion)
 		}})
 	}
+	rep, replaced := mod.replacement(Module)
 	switch {
 	case o.Replace != "":
-		dir, err := filepath.Abs(o.Replace)
-		if err != nil {
-			return nil, nil, err
-		}
+		dir := o.replaceDir
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 			return nil, nil, fmt.Errorf("-replace=%s: no go.mod there; name a checkout of %s", o.Replace, Module)
 		}
-		if !mod.replaced(Module) {
-			steps = append(steps, step{"go mod edit -replace " + Module + "=" + dir + " (do not commit a directory replace: teammates' builds break)", func() error {
-				return goCommand(o, "mod", "edit", "-require="+Module+"@v0.0.0-00010101000000-000000000000", "-replace="+Module+"="+dir)
+		var edits, what []string
+		if !mod.requires(Module) {
+			edits = append(edits, "-require="+Module+"@"+zeroVersion)
+			what = append(what, "-require "+Module+"@"+zeroVersion)
+		}
+		if !replaced || rep.Version != "" || !sameFile(resolve(root, rep.Path), dir) {
+			edits = append(edits, "-replace="+Module+"="+dir)
+			w := "-replace " + Module + "=" + dir
+			if replaced {
+				w += " (it pointed at " + rep.Path + ")"
+			}
+			what = append(what, w+" (a directory replace: every clone needs magehook at that path, or its own -replace)")
+		}
+		if len(edits) > 0 {
+			steps = append(steps, step{what: "go mod edit " + strings.Join(what, " "), do: func() error {
+				return goCommand(o, append([]string{"mod", "edit"}, edits...)...)
+			}})
+		}
+	case replaced && rep.Version == "":
+		if _, err := os.Stat(filepath.Join(resolve(root, rep.Path), "go.mod")); err != nil {
+			return nil, nil, fmt.Errorf("go.mod replaces %s with %s, which holds no checkout of it here: clone magehook there, or point the replace at your copy (go mod edit -replace=%s=<dir>, or magehook init -replace=<dir>)", Module, rep.Path, Module)
+		}
+		if !mod.requires(Module) {
+			steps = append(steps, step{what: "go mod edit -require " + Module + "@" + zeroVersion + " (go.mod replaces it with " + rep.Path + ")", do: func() error {
+				return goCommand(o, "mod", "edit", "-require="+Module+"@"+zeroVersion)
 			}})
 		}
 	case !mod.requires(Module):
@@ -174,7 +329,7 @@ func plan(root string, o options) (steps []step, notes []string, err error) {
 		if v == "" {
 			return nil, nil, fmt.Errorf("this init was not run as go run %s/cmd/magehook@<version>, so it cannot tell which version to require: pass -replace=<a checkout of magehook>", Module)
 		}
-		steps = append(steps, step{"go get " + Module + "@" + v, func() error { return goCommand(o, "get", Module+"@"+v) }})
+		steps = append(steps, step{what: "go get " + Module + "@" + v, do: func() error { return goCommand(o, "get", Module+"@"+v) }})
 	}
 
 	s, n, err := magefileStep(root, o)
@@ -190,9 +345,22 @@ func plan(root string, o options) (steps []step, notes []string, err error) {
 	steps, notes = append(steps, s...), append(notes, n...)
 
 	if len(steps) > 0 {
-		steps = append(steps, step{"go mod tidy", func() error { return goCommand(o, "mod", "tidy") }})
+		steps = append(steps, step{what: "go mod tidy", do: func() error { return goCommand(o, "mod", "tidy") }})
 	}
 	return steps, notes, nil
+}
+
+// zeroVersion is the version a requirement satisfied by a directory
+// replace names.
+const zeroVersion = "v0.0.0-00010101000000-000000000000"
+
+// resolve makes a go.mod replace path absolute: a relative one is relative
+// to the module's directory.
+func resolve(root, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(root, path)
 }
 
 // ownVersion is the version go run module@version built this program at,
@@ -249,8 +417,9 @@ func Bootstrap(ctx context.Context) {
 `
 
 // magefileStep writes magefiles/magefile.go when the repository has no
-// magefile, and leaves the user's own one alone.
-func magefileStep(root string, o options) ([]step, []string, error) {
+// magefile, and leaves the user's own one alone: one that lacks the
+// plugin's import gets a blocking note with the lines to add.
+func magefileStep(root string, o options) ([]step, []note, error) {
 	dir := filepath.Join(root, "magefiles")
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -263,11 +432,15 @@ func magefileStep(root string, o options) ([]step, []string, error) {
 		}
 	}
 	if len(goFiles) == 0 {
-		if _, err := os.Stat(filepath.Join(root, "magefile.go")); err == nil {
-			return nil, []string{"magehook init: " + filepath.Join(root, "magefile.go") + " is a magefile of your own; add the plugin to it:\n\n\t//mage:import\n\t\"" + pluginPath + "\"\n"}, nil
+		own := filepath.Join(root, "magefile.go")
+		if _, err := os.Stat(own); err == nil {
+			// Mage would read it, but the hook binary is built from
+			// magefiles/ (and a magefiles/ directory hides the root's
+			// magefile from Mage): writing one would lose its targets.
+			return nil, []note{{text: own + " is a magefile of your own, but magehook builds its hook binary from magefiles/: move it there (mkdir magefiles && git mv magefile.go magefiles/) and make sure it imports the plugin:" + importLines, blocking: true}}, nil
 		}
 		path := filepath.Join(dir, "magefile.go")
-		return []step{{"write " + rel(root, path) + " (the plugin's import and a Bootstrap target)", func() error {
+		return []step{{what: "write " + rel(root, path) + " (the plugin's import and a Bootstrap target)", text: magefileText, do: func() error {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -283,13 +456,16 @@ func magefileStep(root string, o options) ([]step, []string, error) {
 			return nil, nil, nil
 		}
 	}
-	return nil, []string{"magehook init: magefiles/ is your own and does not import the plugin; add to one of its files:\n\n\t//mage:import\n\t\"" + pluginPath + "\"\n"}, nil
+	return nil, []note{{text: "magefiles/ is your own and does not import the plugin; add to one of its files:" + importLines, blocking: true}}, nil
 }
+
+// importLines is the plugin's import as a magefile writes it.
+const importLines = "\n\n\t//mage:import\n\t\"" + pluginPath + "\"\n"
 
 // toolingrcStep writes .toolingrc when there is none. An existing one is
 // the user's: init appends hook.enable lines to it only when the user named
 // handlers with -enable or said yes at the prompt.
-func toolingrcStep(root string, o options) ([]step, []string, error) {
+func toolingrcStep(root string, o options) ([]step, []note, error) {
 	path := filepath.Join(root, ".toolingrc")
 	data, err := os.ReadFile(path)
 	exists := err == nil
@@ -324,12 +500,12 @@ func toolingrcStep(root string, o options) ([]step, []string, error) {
 	}
 	if !exists {
 		text := "# magehook's configuration (README: Configuration). One key and value per line.\n" + lines.String()
-		return []step{{"write .toolingrc enabling " + strings.Join(missing, ", "), func() error { return writeNew(path, text) }}}, nil, nil
+		return []step{{what: "write .toolingrc enabling " + strings.Join(missing, ", "), text: text, do: func() error { return writeNew(path, text) }}}, nil, nil
 	}
 	if len(o.Enable) == 0 && !asked {
-		return nil, []string{"magehook init: .toolingrc is your own; add the handlers you want:\n\n" + lines.String()}, nil
+		return nil, []note{{text: ".toolingrc is your own and enables no handler, so no gate is on: add the ones you want (or run init again with -enable=" + strings.Join(missing, ",") + " to append them):\n\n" + lines.String()}}, nil
 	}
-	return []step{{"append to .toolingrc: enable " + strings.Join(missing, ", "), func() error {
+	return []step{{what: "append to .toolingrc: enable " + strings.Join(missing, ", "), text: lines.String(), do: func() error {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return err
@@ -393,7 +569,7 @@ func checkNames(names []string) error {
 	sort.Strings(known)
 	for _, n := range names {
 		if i := sort.SearchStrings(known, n); i == len(known) || known[i] != n {
-			return fmt.Errorf("-enable: no handler %q in the catalogue (%s); a handler of your own magefile is enabled by adding hook.enable %s to .toolingrc", n, strings.Join(known, ", "), n)
+			return fmt.Errorf("no handler %q in the catalogue (%s); a handler of your own magefile is enabled by adding hook.enable %s to .toolingrc", n, strings.Join(known, ", "), n)
 		}
 	}
 	return nil

@@ -13,18 +13,29 @@
 //     or the defaults).
 //
 // It is idempotent: a second run finds everything in place and changes
-// nothing. It never overwrites a file it did not write: a magefile or
-// .toolingrc of the user's own is left alone, with the line to add printed.
-// -dryrun prints every step and writes nothing.
+// nothing. It never overwrites a file it did not write: a .toolingrc of the
+// user's own is left alone, with the lines to add printed (again after the
+// install's output); a magefile of the user's own that does not import the
+// plugin, or one at the root (the hook binary is built from magefiles/),
+// stops init before it changes anything. -dryrun prints every step, the
+// text of each file it would write and the install, and writes nothing.
+//
+// It runs in the repository's top directory, whose module the hook binary
+// is built from: started inside a module of its own below the top, it
+// refuses rather than make a second module.
 //
 // Until the module is published, -replace=<dir> points the requirement at a
-// local copy of magehook (a directory replace: fine on one machine, but it
-// breaks teammates' builds if committed).
+// local copy of magehook (relative to the directory init is started in).
+// The replace is written as an absolute path, which the repository's
+// worktrees share; a clone on a machine where magehook is elsewhere points
+// it at its own copy with -replace (or go mod edit -replace).
 //
 // This program is not linked into any hook binary, so it uses
 // bitfield/script to run the go and git commands it drives.
 //
-// Exit codes: 0 done (or nothing to do), 1 a step failed, 2 a usage error.
+// Exit codes: 0 done (or nothing to do), 1 a step failed or init refused
+// (the message says what to change), 2 a usage error (a bad flag or
+// -harness).
 package main
 
 import (
@@ -33,6 +44,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/harness"
 )
 
 func main() {
@@ -62,6 +75,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "magehook init: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if _, ok := harnessFiles(o.Harness); !ok {
+		fmt.Fprintf(stderr, "magehook init: -harness=%s: no such agent; name one of %s or all\n", o.Harness, strings.Join(harness.Names(), ", "))
 		return 2
 	}
 	if *enable != "" {
