@@ -100,7 +100,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
 	var fs []Finding
 	for _, path := range p.EditedPaths() {
-		f, err := edit(p.ToolName, p.CWD, path, v.Values)
+		f, err := edit(c, p.ToolName, p.CWD, path, v.Values)
 		if err != nil {
 			return hook.Result{}, err
 		}
@@ -137,13 +137,13 @@ func run(c *hook.Call) (hook.Result, error) {
 // edit judges one file a tool is about to change: the checkout that holds
 // it (after its symbolic links are resolved) decides; a file outside any
 // git checkout is allowed.
-func edit(tool, cwd, path string, protect []string) ([]Finding, error) {
+func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, error) {
 	if !filepath.IsAbs(path) {
 		// Joined as written: cleaning would drop "link/.." before the
 		// link is followed (gitrepo.Find resolves it as the OS will).
 		path = cwd + string(filepath.Separator) + path
 	}
-	repo, err := gitrepo.Find(path)
+	repo, err := c.Repo(path)
 	if err == gitrepo.ErrNotRepo {
 		return nil, nil
 	}
@@ -180,7 +180,7 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil

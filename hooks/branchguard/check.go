@@ -40,6 +40,9 @@ type Input struct {
 	// Shared: take the analysis the other gates of this hook run share
 	// (gitcmd.Shared with gitcmd.HookOptions).
 	Shared bool
+	// Find finds the checkout of a directory (gitrepo.Find when nil; a
+	// hook passes hook.Call.Repo).
+	Find func(string) (gitrepo.Repo, error)
 }
 
 // Finding is one reason to deny.
@@ -106,6 +109,9 @@ func Check(in Input) (*Report, error) {
 	if in.ReadFile == nil {
 		in.ReadFile = os.ReadFile
 	}
+	if in.Find == nil {
+		in.Find = gitrepo.Find
+	}
 	var a *gitcmd.Analysis
 	var err error
 	if in.Shared {
@@ -150,7 +156,7 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 	if gitDir != "" {
 		r, err = gitrepo.Open(dir, gitDir)
 	} else {
-		r, err = gitrepo.Find(dir)
+		r, err = c.in.Find(dir)
 	}
 	var rs *repoState
 	if err != nil {

@@ -49,8 +49,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
-	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/realpath"
@@ -156,45 +156,73 @@ func homeOf(c *hook.Call) string {
 // guard holds what is guarded for one call.
 type guard struct {
 	patterns [][]string // settings.WiringPatterns, split into components
-	binary   []string   // the hook binary, as configured and resolved
+	// binaries are the hook binary's paths, as configured: resolved (and
+	// the main checkout's added) only when a command or an edit is judged
+	// against them, which an ordinary call never needs.
+	configured string
+	c          *hook.Call
+	binary     []string // the hook binary, as configured and resolved
+	resolved   bool
 }
 
-func newGuard(c *hook.Call) (*guard, error) {
-	g := &guard{}
+// wiring is settings.WiringPatterns split into components, made once per
+// process.
+var wiring = sync.OnceValue(func() [][]string {
+	var out [][]string
 	for _, pat := range settings.WiringPatterns() {
-		g.patterns = append(g.patterns, split(filepath.ToSlash(pat)))
+		out = append(out, split(filepath.ToSlash(pat)))
 	}
 	// Codex keeps its hook trust (hooks.state) and its feature switches in
 	// config.toml: writing it can untrust or disable every hook.
-	g.patterns = append(g.patterns, []string{".codex", "config.toml"})
-	addBinary := func(path string) {
-		g.binary = append(g.binary, filepath.Clean(path))
-		if r, err := realpath.Resolve(path); err == nil {
-			g.binary = append(g.binary, r)
-		}
-	}
+	return append(out, []string{".codex", "config.toml"})
+})
+
+func newGuard(c *hook.Call) (*guard, error) {
+	g := &guard{patterns: wiring(), c: c}
 	if c.Config != nil {
 		v, err := c.Config.Get(toolingrc.KeyHookBinary)
 		if err != nil {
 			return nil, err
 		}
-		addBinary(v.Abs())
-		// A linked worktree's sessions may run the main checkout's binary.
-		if main := mainCheckout(c.Config.Root()); main != "" {
-			addBinary(filepath.Join(main, filepath.FromSlash(v.String())))
-		}
-	}
-	// The binary answering this call is the hook binary, wherever it lives.
-	if exe, err := os.Executable(); err == nil {
-		addBinary(exe)
+		g.configured = v.String()
 	}
 	return g, nil
 }
 
+// binaries are the hook binary's paths: the configured one, the main
+// checkout's for a linked worktree, and the one answering this call, each
+// as written and resolved.
+func (g *guard) binaries() []string {
+	if g.resolved {
+		return g.binary
+	}
+	g.resolved = true
+	add := func(path string) {
+		g.binary = append(g.binary, filepath.Clean(path))
+		if r, err := realpath.Resolve(path); err == nil {
+			g.binary = append(g.binary, r)
+		}
+	}
+	if cfg := g.c.Config; cfg != nil {
+		if v, err := cfg.Get(toolingrc.KeyHookBinary); err == nil {
+			add(v.Abs())
+		}
+		// A linked worktree's sessions may run the main checkout's binary.
+		if main := mainCheckout(g.c, cfg.Root()); main != "" {
+			add(filepath.Join(main, filepath.FromSlash(g.configured)))
+		}
+	}
+	// The binary answering this call is the hook binary, wherever it lives.
+	if exe, err := os.Executable(); err == nil {
+		add(exe)
+	}
+	return g.binary
+}
+
 // mainCheckout is the main checkout of the linked worktree holding dir, or
 // "" when dir is not in one.
-func mainCheckout(dir string) string {
-	repo, err := gitrepo.Find(dir)
+func mainCheckout(c *hook.Call, dir string) string {
+	repo, err := c.Repo(dir)
 	if err != nil {
 		return ""
 	}
@@ -249,7 +277,7 @@ func (g *guard) mentioned(command string) bool {
 			return true
 		}
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		if strings.Contains(lower, strings.ToLower(filepath.Base(b))) {
 			return true
 		}
@@ -267,7 +295,7 @@ func (g *guard) what(path string) string {
 			return "a settings file that runs magehook (" + strings.Join(pat, "/") + ")"
 		}
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		if path == b {
 			return "the hook binary"
 		}

@@ -119,7 +119,7 @@ func (g *guard) existing(cfg *toolingrc.Config, home string) []string {
 		}
 		roots = append(roots, cfg.Root(), cfg.RepoTop)
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		add(b)
 	}
 	for _, root := range roots {
@@ -199,7 +199,7 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 	for _, pat := range g.patterns {
 		specs = append(specs, ":(glob)"+strings.Join(pat, "/"), ":(glob)**/"+strings.Join(pat, "/"))
 	}
-	for _, b := range g.binary {
+	for _, b := range g.binaries() {
 		if rel, err := filepath.Rel(w.Path, b); err == nil && !strings.HasPrefix(rel, "..") {
 			specs = append(specs, ":(literal)"+filepath.ToSlash(rel))
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,19 +87,52 @@ type Dispatcher struct {
 	// own handlers.
 	early bool
 	read  *Pending
+	// repos is what the handlers of this dispatch found (Call.Repo).
+	repos repoMemo
 }
 
-// Dispatch answers the event named by its wire name and returns the exit code.
+// Dispatch answers the event named by its wire name and returns the exit
+// code, in three steps: prepare reads the payload and the configuration and
+// picks the handlers, run runs them, answer merges what they said into the
+// one answer the event accepts.
 func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
+	c, code, ok := d.prepare(ctx, eventName)
+	if !ok {
+		return code
+	}
+	return d.answer(c, d.runAll(ctx, c))
+}
+
+// call is one event being answered: what prepare found.
+type call struct {
+	ev       Event
+	p        *payload.Payload
+	cfg      *toolingrc.Config
+	b        *budget.Budget // nil on events that gate no tool call
+	handlers []Handler      // builtin, then enabled, in order
+}
+
+// outcome is what the handlers of a call answered.
+type outcome struct {
+	results []Result
+	failed  []string // the gatekeepers that failed
+}
+
+// prepare decodes the payload, finds the configuration and resolves the
+// handlers to run; when the event is answered without them (a bad payload,
+// a configuration that cannot be read, an event a sub-agent's session
+// does not need), it returns false and the exit code.
+func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int, bool) {
 	d.defaults()
+	d.repos = repoMemo{}
 	ev, ok := Lookup(eventName)
 	if !ok {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
-		return ExitBlock
+		return nil, ExitBlock, false
 	}
-	var b *budget.Budget
+	c := &call{ev: ev}
 	if ev.Gating() {
-		b = d.budget()
+		c.b = d.budget()
 	}
 
 	p, sent, perr := d.decode(ev)
@@ -108,55 +142,73 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		// no path fails the creation, and Claude Code 2.1.328 sends an
 		// isolated sub-agent's WorktreeCreate (name "agent-<id>") for
 		// the worktree it needs.
-		return ExitOK
+		return nil, ExitOK, false
 	}
 	if perr == nil && sent != "" && !sameEvent(d.Harness, sent, ev) {
 		// The target is what the settings entry asked for; a payload that
 		// names another event never moves the answer to that event.
 		msg := fmt.Sprintf("magehook: hook:%s received a %s payload; the settings entry sends this event to the wrong target (reinstall with go tool mage hook:install)", ev.Target, sent)
 		if ev.Gating() {
-			return d.failClosed(ev, msg+"; a gate does not guess, so the call is blocked")
+			return nil, d.failClosed(ev, msg+"; a gate does not guess, so the call is blocked"), false
 		}
 		fmt.Fprintln(d.Stderr, msg+"; answering "+ev.Name)
 	}
 	if perr == nil {
 		p.HookEventName = ev.Name
 	}
+	c.p = p
 
 	cfg, starts, cerr := d.discover(ev, p)
 	var enabled []Handler
 	if cerr == nil {
 		enabled, cerr = d.enabled(cfg)
 	}
-	if cerr == errStepAside {
-		return stepAside
+	c.cfg = cfg
+	switch {
+	case cerr == errStepAside:
+		return nil, stepAside, false
+	case perr != nil:
+		return nil, d.badPayload(ev, cfg, enabled, starts, cerr, perr), false
+	case cerr != nil:
+		return nil, d.configProblem(ctx, ev, p, starts, cerr), false
 	}
-	if perr != nil {
-		return d.badPayload(ev, cfg, enabled, starts, cerr, perr)
-	}
-	if cerr != nil {
-		return d.configProblem(ctx, ev, p, starts, cerr)
-	}
-	enabled = append(append([]Handler(nil), d.Builtin...), enabled...)
-
-	value := matchValue(ev, p)
-	tracing := d.Getenv(TraceEnv) != ""
-	var results []Result
-	var failed []string
-	var late []Handler
-	fault := func(h Handler, err error) {
-		if cfg != nil {
-			d.health(cfg, ev, p, h.Name, h.Policy, err)
+	// The handlers that answer this event; runAll applies their matchers.
+	for _, h := range append(append([]Handler(nil), d.Builtin...), enabled...) {
+		if h.Subscribes(ev.Name) {
+			c.handlers = append(c.handlers, h)
 		}
-		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
+	}
+	return c, 0, true
+}
+
+// runAll runs the call's handlers whose matcher matches, the Late ones
+// after the others with what those answered. On an event that gates a
+// tool call, once a gatekeeper has denied, the gatekeepers after it are not
+// run: the call is denied whatever they say, and a gate's work (docorphan's
+// git diff, say) is the costliest part of a call. Observers still run.
+func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
+	var o outcome
+	tracing := d.Getenv(TraceEnv) != ""
+	denied := false
+	fault := func(h Handler, err error) {
+		if c.cfg != nil {
+			d.health(c.cfg, c.ev, c.p, h.Name, h.Policy, err)
+		}
+		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", c.ev.Name, h.Name, oneLine(err.Error()))
 		if h.Policy == Gatekeeper {
-			failed = append(failed, h.Name)
+			o.failed = append(o.failed, h.Name)
 		}
 	}
 	runOne := func(h Handler, merged *Result) {
 		if h.Policy == Gatekeeper {
+			if denied {
+				if tracing {
+					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs\n", tracePrefix, h.Name)
+				}
+				return
+			}
 			// A gate that could not finish in time has not decided.
-			if err := overBudget(b, p); err != nil {
+			if err := overBudget(c.b, c.p); err != nil {
 				fault(h, err)
 				return
 			}
@@ -165,9 +217,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		if tracing {
 			start = d.Now()
 		}
-		r, err := d.run(ctx, h, ev, p, cfg, b, merged, failed)
+		r, err := d.run(ctx, h, c.ev, c.p, c.cfg, c.b, merged, o.failed)
 		if err == nil && h.Policy == Gatekeeper {
-			err = b.Check()
+			err = c.b.Check()
 		}
 		if tracing {
 			d.trace(h, r, err, d.Now().Sub(start))
@@ -176,13 +228,16 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 			fault(h, err)
 			return
 		}
-		results = append(results, d.warnOnly(cfg, h, ev, p, r))
-	}
-	for _, h := range enabled {
-		if !h.Subscribes(ev.Name) {
-			continue
+		r = d.warnOnly(c.cfg, h, c.ev, c.p, r)
+		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() {
+			denied = true
 		}
-		if ev.MatcherField != "" {
+		o.results = append(o.results, r)
+	}
+	value := matchValue(c.ev, c.p)
+	var late []Handler
+	for _, h := range c.handlers {
+		if c.ev.MatcherField != "" {
 			ok, err := Match(h.Matcher, value)
 			if err != nil {
 				fault(h, err) // a gate whose matcher is broken must not silently stop checking
@@ -199,14 +254,20 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		runOne(h, nil)
 	}
 	if len(late) > 0 {
-		early := Merge(results...)
+		early := Merge(o.results...)
 		for _, h := range late {
 			runOne(h, &early)
 		}
 	}
-	merged := Merge(results...)
-	stopLoop := (ev.Name == "Stop" || ev.Name == "SubagentStop") && p.StopHookActive
-	if stopLoop {
+	return o
+}
+
+// answer merges the handlers' results into the event's one answer and
+// writes it; a failed gatekeeper blocks the event.
+func (d *Dispatcher) answer(c *call, o outcome) int {
+	merged := Merge(o.results...)
+	failed := o.failed
+	if (c.ev.Name == "Stop" || c.ev.Name == "SubagentStop") && c.p.StopHookActive {
 		// A stop hook already fired for this stop: blocking again would loop.
 		if merged.Decision == DecisionDeny {
 			merged.Decision, merged.Reason = NoDecision, ""
@@ -214,10 +275,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		failed = nil
 	}
 	if len(failed) > 0 {
-		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
-		return d.failClosed(ev, reason)
+		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", c.ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
+		return d.failClosed(c.ev, reason)
 	}
-	return d.write(d.Harness.Render(ev, merged))
+	return d.write(d.Harness.Render(c.ev, merged))
 }
 
 // TraceEnv, when set, makes the dispatcher write one line per handler it
@@ -391,8 +452,8 @@ func (d *Dispatcher) defaults() {
 // that exists but cannot be read is an error, never a reason to look
 // elsewhere; so is any other configuration problem (SetupErr, a
 // configuration value that does not check).
-func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
-	var starts []string
+func (d *Dispatcher) discover(ev Event, p *payload.Payload) (_ *toolingrc.Config, starts []string, _ error) {
+	defer func() { starts = slices.DeleteFunc(starts, func(s string) bool { return s == workDir }) }()
 	if root := d.Getenv(toolingrc.RootEnv); root != "" {
 		starts = []string{root}
 	} else {
@@ -408,13 +469,19 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
 				starts = append(starts, dir)
 			}
-			if wd, err := d.Getwd(); err == nil {
-				starts = append(starts, wd)
-			}
+			starts = append(starts, workDir) // asked only when reached
 		}
 	}
 	var first error
-	for _, s := range starts {
+	for i, s := range starts {
+		if s == workDir {
+			wd, err := d.Getwd()
+			if err != nil {
+				starts = slices.Delete(starts, i, i+1)
+				break
+			}
+			starts[i], s = wd, wd
+		}
 		cfg, err := toolingrc.Discover(s)
 		if err == nil {
 			if d.SetupErr != nil {
@@ -440,6 +507,11 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 	}
 	return nil, starts, first
 }
+
+// workDir stands in discover's start directories for the process's
+// working directory until the walk reaches it: os.Getwd costs two system
+// calls that the payload's cwd almost always makes unneeded.
+const workDir = "\x00getwd"
 
 // installedAt reports whether the checkout of any start directory (its
 // git top, and the main checkout of a linked worktree) holds installed
@@ -572,7 +644,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, repos: d.repos})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

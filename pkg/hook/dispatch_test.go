@@ -530,3 +530,48 @@ func TestALinkedWorktreeAsksItsMainCheckout(t *testing.T) {
 		t.Errorf("asked %q, want the worktree, then its main checkout", asked)
 	}
 }
+
+// Once a gatekeeper denies a tool call, the gatekeepers after it are not
+// run (the call is denied whatever they say), and the observers are; on a
+// Stop, every gate runs, so the model hears every reason at once.
+func TestGatesAfterADenyDoNotRun(t *testing.T) {
+	ran := map[string]int{}
+	count := func(name string, policy hook.Policy, events []string, r hook.Result) hook.Handler {
+		return handler(name, policy, events, "", func(*hook.Call) (hook.Result, error) {
+			ran[name]++
+			return r, nil
+		})
+	}
+	set := []hook.Handler{
+		count("first", hook.Gatekeeper, []string{"PreToolUse", "Stop"}, hook.Deny("first says no")),
+		count("second", hook.Gatekeeper, []string{"PreToolUse", "Stop"}, hook.Deny("second says no")),
+		count("watcher", hook.Observer, []string{"PreToolUse", "Stop"}, hook.Result{}),
+	}
+	root := hooktest.Checkout(t, enable("first", "second", "watcher")...)
+	out := hooktest.Run(t, set, root, "PreToolUse", "PreToolUse/bash", nil)
+	if ran["first"] != 1 || ran["second"] != 0 || ran["watcher"] != 1 {
+		t.Fatalf("PreToolUse ran %v, want first and watcher once, second never", ran)
+	}
+	if !strings.Contains(out.Stdout, "first says no") || strings.Contains(out.Stdout, "second") {
+		t.Fatalf("PreToolUse answer %s", out.Stdout)
+	}
+	out = hooktest.Run(t, set, root, "Stop", "Stop/stop", nil)
+	if ran["second"] != 1 || !strings.Contains(out.Stdout, "first says no") || !strings.Contains(out.Stdout, "second says no") {
+		t.Fatalf("Stop ran %v, answered %s: want both gates and both reasons", ran, out.Stdout)
+	}
+}
+
+// A gate in warn-only mode that would deny does not stop the gates after
+// it: its deny is not enforced.
+func TestWarnOnlyDenyDoesNotStopTheOtherGates(t *testing.T) {
+	ran := 0
+	set := []hook.Handler{
+		handler("warner", hook.Gatekeeper, []string{"PreToolUse"}, "", func(*hook.Call) (hook.Result, error) { return hook.Deny("would say no"), nil }),
+		handler("after", hook.Gatekeeper, []string{"PreToolUse"}, "", func(*hook.Call) (hook.Result, error) { ran++; return hook.Result{}, nil }),
+	}
+	root := hooktest.Checkout(t, append(enable("warner", "after"), "hook.warn warner")...)
+	hooktest.Run(t, set, root, "PreToolUse", "PreToolUse/bash", nil)
+	if ran != 1 {
+		t.Fatalf("the gate after a warn-only deny ran %d times, want 1", ran)
+	}
+}

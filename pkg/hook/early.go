@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 )
 
@@ -40,6 +41,9 @@ func LookupTarget(name string) (Event, bool) {
 // starts no goroutine and sets up no timer or signal. Like Main, it
 // returns the exit code.
 func Early(event, harness string, set Set, args []string) (code int, pending *Pending, answered bool) {
+	// A hook call allocates little, and a memory-profile sample (taken at
+	// random, about once per 512 KiB) unwinds the stack: no profile here.
+	runtime.MemProfileRate = 0
 	growStack(0)
 	d, code, ok := prepare(event, harness, set, args)
 	if !ok {
@@ -53,7 +57,9 @@ func Early(event, harness string, set Set, args []string) (code int, pending *Pe
 	if code == stepAside {
 		return 0, d.read, false
 	}
-	os.Stderr.Write(stderr.Bytes())
+	if stderr.Len() > 0 {
+		os.Stderr.Write(stderr.Bytes())
+	}
 	return code, nil, true
 }
 

@@ -125,11 +125,18 @@ func Lookup(name string) (Event, bool) {
 
 // Events returns every event of the contract, sorted by name.
 func Events() []Event {
-	// slices.SortFunc, not sort.Slice: a catalogue handler lists the
-	// events at package init, on every start of the hook binary, and
-	// sort.Slice swaps through reflection.
-	out := append([]Event(nil), events...)
-	slices.SortFunc(out, func(a, b Event) int { return strings.Compare(a.Name, b.Name) })
+	// A catalogue handler lists the events at package init, on every start
+	// of the hook binary: the indices are sorted, not the Events, which
+	// are large to swap.
+	idx := make([]int, len(events))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(events[a].Name, events[b].Name) })
+	out := make([]Event, len(events))
+	for i, j := range idx {
+		out[i] = events[j]
+	}
 	return out
 }
 

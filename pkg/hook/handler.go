@@ -11,6 +11,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/budget"
 	"github.com/magehook/magehook/pkg/confined"
+	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -103,7 +104,31 @@ type Call struct {
 	// agent is the harness value behind Harness (nil: Claude Code), for
 	// the words the model is given (WorktreeAdvice).
 	agent Harness
+	// repos are the checkouts found during this dispatch (Repo).
+	repos repoMemo
 }
+
+// Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
+// hook call ask about the same checkout, and each Find reads a handful of
+// files. A Call made outside a dispatch finds every time.
+func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
+	if c.repos == nil {
+		return gitrepo.Find(dir)
+	}
+	if f, ok := c.repos[dir]; ok {
+		return f.repo, f.err
+	}
+	r, err := gitrepo.Find(dir)
+	c.repos[dir] = found{r, err}
+	return r, err
+}
+
+type found struct {
+	repo gitrepo.Repo
+	err  error
+}
+
+type repoMemo map[string]found
 
 // WorktreeAdvice is how the model in the session should move its work to
 // a worktree of its own, in the words of the harness in use.

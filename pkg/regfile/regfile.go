@@ -9,7 +9,6 @@ package regfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -24,33 +23,11 @@ var ErrTooLarge = errors.New("larger than the limit")
 // max <= 0). A file that does not exist gives an error satisfying
 // errors.Is(err, fs.ErrNotExist), as os.ReadFile's does.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))}
-	}
-	var r io.Reader = f
-	if max > 0 {
-		if info.Size() > max {
-			return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w of %d bytes", ErrTooLarge, max)}
-		}
-		r = io.LimitReader(f, max+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if max > 0 && int64(len(data)) > max {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w of %d bytes", ErrTooLarge, max)}
-	}
-	return data, nil
+	return readFile(path, max)
+}
+
+func tooLarge(path string, max int64) error {
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w of %d bytes", ErrTooLarge, max)}
 }
 
 // IsRegular reports whether path (followed if it is a symbolic link) is a

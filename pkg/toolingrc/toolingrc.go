@@ -119,7 +119,13 @@ func Discover(start string) (*Config, error) {
 	cfg := &Config{Start: abs}
 	for dir := abs; ; {
 		path := filepath.Join(dir, FileName)
-		data, err := regfile.ReadFile(path, MaxFileSize)
+		// One system call for a directory without the file (most of the
+		// walk), two more where it is.
+		var data []byte
+		_, err := os.Lstat(path)
+		if err == nil {
+			data, err = regfile.ReadFile(path, MaxFileSize)
+		}
 		switch {
 		case err == nil:
 			f, perr := Parse(path, data)
