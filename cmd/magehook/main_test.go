@@ -37,14 +37,27 @@ func TestScripts(t *testing.T) {
 	for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
 		goEnv[[]string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOSUMDB", "GOFLAGS", "GOTOOLCHAIN"}[i]] = line
 	}
+	// published.txtar runs the README's first command against this tree
+	// served as a release by a module proxy on disk; the module cache's
+	// own download directory (a proxy too) serves the rest offline.
+	proxy := t.TempDir()
+	proxyErr := writeProxy(src, proxy)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			if cond == "proxy" {
+				return proxyErr == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
 			env.Setenv("MAGEHOOK_SRC", src)
+			env.Setenv("MAGEHOOK_PROXY", "file://"+filepath.ToSlash(proxy))
+			env.Setenv("MAGEHOOK_CACHEPROXY", "file://"+filepath.ToSlash(filepath.Join(goEnv["GOMODCACHE"], "cache", "download")))
 			// testscript's TMPDIR is inside $WORK, the consumer repository:
 			// a test's temporary checkout there would sit below the
 			// repository's .toolingrc, which a checkout may only add to.
@@ -71,6 +84,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"readme":      cmdReadme,
 			"hookcommand": cmdHookCommand,
+			"readmeout":   cmdReadmeOut,
 		},
 	})
 }

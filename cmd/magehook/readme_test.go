@@ -1,12 +1,14 @@
 package main
 
-// The README's runnable blocks, run by first_hour.txtar: the README's
+// The README's runnable blocks, run by first_hour.txtar and
+// published.txtar, and the output it shows for them: the README's
 // "Writing a new hook" says this file runs them, so it cannot rot.
 
 import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -14,8 +16,9 @@ import (
 
 // readme module-path writes the README's marked blocks into the work
 // directory: each ```go block after a "<!-- file: path -->" line to its
-// path (example.com/repo replaced by the module path), and every block
-// after a "<!-- run -->" line, in order, to run.sh.
+// path (example.com/repo replaced by the module path), every block after a
+// "<!-- run -->" line, in order, to run.sh, and every block after an
+// "<!-- output -->" line to run.want (see readmeout).
 func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: readme module-path")
@@ -24,12 +27,16 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("readme: %v", err)
 	}
-	var run strings.Builder
+	var run, want strings.Builder
 	files := 0
 	for _, b := range blocks {
 		text := strings.ReplaceAll(b.text, "example.com/repo", args[0])
-		if b.file == "" {
+		switch b.mark {
+		case "run":
 			run.WriteString(text)
+			continue
+		case "output":
+			want.WriteString(text)
 			continue
 		}
 		path := ts.MkAbs(b.file)
@@ -37,13 +44,45 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(path, []byte(text), 0o644))
 		files++
 	}
-	if files == 0 || run.Len() == 0 {
-		ts.Fatalf("readme: found %d file blocks and %d bytes to run; the README lost its marks", files, run.Len())
+	if files == 0 || run.Len() == 0 || want.Len() == 0 {
+		ts.Fatalf("readme: found %d file blocks, %d bytes to run and %d of output; the README lost its marks", files, run.Len(), want.Len())
 	}
 	ts.Check(os.WriteFile(ts.MkAbs("run.sh"), []byte("set -eu\n"+run.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs("run.want"), []byte(want.String()), 0o644))
 }
 
-type block struct{ file, text string }
+// readmeout file checks that the README's output blocks (run.want) are
+// what the run printed to file: every line but "...", in order, with any
+// lines between, the handlers' times and runs of spaces aside.
+func cmdReadmeOut(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: readmeout file")
+	}
+	got := strings.Split(ts.ReadFile(args[0]), "\n")
+	i := 0
+	for _, w := range strings.Split(strings.TrimSuffix(ts.ReadFile("run.want"), "\n"), "\n") {
+		if w == "..." {
+			continue
+		}
+		w = normalizeOutput(w)
+		for i < len(got) && normalizeOutput(got[i]) != w {
+			i++
+		}
+		if i == len(got) {
+			ts.Fatalf("readmeout: the README shows %q, which %s does not have (in that order): update the README's output block", w, args[0])
+		}
+		i++
+	}
+}
+
+// duration matches a handler's time in replay's trace lines.
+var duration = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s)$`)
+
+func normalizeOutput(line string) string {
+	return duration.ReplaceAllString(strings.Join(strings.Fields(line), " "), "<time>")
+}
+
+type block struct{ mark, file, text string }
 
 func readmeBlocks(path string) ([]block, error) {
 	f, err := os.Open(path)
@@ -72,9 +111,11 @@ func readmeBlocks(path string) ([]block, error) {
 			inside = true
 			text.Reset()
 		case strings.HasPrefix(line, "<!-- file: ") && strings.HasSuffix(line, " -->"):
-			pending = &block{file: strings.TrimSuffix(strings.TrimPrefix(line, "<!-- file: "), " -->")}
+			pending = &block{mark: "file", file: strings.TrimSuffix(strings.TrimPrefix(line, "<!-- file: "), " -->")}
 		case line == "<!-- run -->":
-			pending = &block{}
+			pending = &block{mark: "run"}
+		case line == "<!-- output -->":
+			pending = &block{mark: "output"}
 		}
 	}
 	return blocks, sc.Err()
