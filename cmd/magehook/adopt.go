@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/bitfield/script"
 
@@ -46,6 +48,9 @@ type options struct {
 	// replaceDir is Replace made absolute against the directory init
 	// was started in.
 	replaceDir string
+	// ticker paces the "still running" lines of a silent go command
+	// (realTicker; tests inject theirs).
+	ticker func() (<-chan time.Time, func())
 }
 
 // step is one change init makes: a line saying what, the text of the file
@@ -129,7 +134,13 @@ func adopt(o options) error {
 		printNotes(o, notes)
 		return nil
 	}
-	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (builds bin/magehook; the first build takes a while)")
+	// go tool mage compiles Mage itself on its first run, silently: say
+	// so as a step of its own rather than inside the install's silence.
+	fmt.Fprintln(o.Stderr, "magehook init: go tool mage -version (compiles Mage itself, once: up to a minute on a fresh machine)")
+	if err := runGo(o, true, "tool", "mage", "-version"); err != nil {
+		return fmt.Errorf("go tool mage -version: %w", err)
+	}
+	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (compiles the magefiles, then builds bin/magehook: tens of seconds the first time)")
 	if err := goCommand(o, "tool", "mage", "hook:install", "-harness="+o.Harness); err != nil {
 		return fmt.Errorf("go tool mage hook:install: %w", err)
 	}
@@ -588,10 +599,61 @@ func writeNew(path, text string) error {
 	return err
 }
 
-// goCommand runs the go command, its output on stderr.
+// goCommand runs the go command, its output on stderr, saying every few
+// seconds that it still runs: the go command is silent while it compiles,
+// and a first compile on a fresh machine takes up to a minute.
 func goCommand(o options, args ...string) error {
-	_, err := script.NewPipe().WithStdout(o.Stderr).WithStderr(o.Stderr).ExecCommand("go", args...).Stdout()
-	return err
+	return runGo(o, false, args...)
+}
+
+// runGo runs the go command as goCommand does; quiet discards its stdout.
+func runGo(o options, quiet bool, args ...string) error {
+	ticks, stop := o.ticker()
+	defer stop()
+	return progress(o.Stderr, "go "+strings.Join(args, " "), heartbeat, ticks, func(w io.Writer) error {
+		out := w
+		if quiet {
+			out = io.Discard
+		}
+		_, err := script.NewPipe().WithStdout(out).WithStderr(w).ExecCommand("go", args...).Stdout()
+		return err
+	})
+}
+
+// heartbeat is how often a silent step says it still runs.
+const heartbeat = 5 * time.Second
+
+func realTicker() (<-chan time.Time, func()) {
+	t := time.NewTicker(heartbeat)
+	return t.C, t.Stop
+}
+
+// progress runs fn, writing "still running" to w at every tick (each tick
+// counted as one interval) until fn returns. fn's own output goes to w
+// through the same lock.
+func progress(w io.Writer, what string, interval time.Duration, ticks <-chan time.Time, fn func(io.Writer) error) error {
+	lw := &lockedWriter{w: w}
+	done := make(chan error, 1)
+	go func() { done <- fn(lw) }()
+	for n := 1; ; n++ {
+		select {
+		case err := <-done:
+			return err
+		case <-ticks:
+			fmt.Fprintf(lw, "magehook init: %s still running (%s)\n", what, time.Duration(n)*interval)
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func rel(root, path string) string {

@@ -30,6 +30,10 @@
 // worktrees share; a clone on a machine where magehook is elsewhere points
 // it at its own copy with -replace (or go mod edit -replace).
 //
+// Each step is named before it runs, and a go command still silent after
+// 5 s (compiling Mage, the magefiles, magehook's dependencies on a fresh
+// machine) is said to be still running every 5 s.
+//
 // This program is not linked into any hook binary, so it uses
 // bitfield/script to run the go and git commands it drives.
 //
@@ -89,6 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
+	o.ticker = realTicker
 	if err := adopt(o); err != nil {
 		fmt.Fprintln(stderr, "magehook init:", err)
 		return 1
