@@ -14,18 +14,30 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// readme module-path writes the README's marked blocks into the work
-// directory: each ```go block after a "<!-- file: path -->" line to its
-// path (example.com/repo replaced by the module path), every block after a
-// "<!-- run -->" line, in order, to run.sh, and every block after an
-// "<!-- output -->" line to run.want (see readmeout).
+// readme [-group=name] module-path writes the README's marked blocks
+// into the work directory: each ```go block after a
+// "<!-- file: path -->" line to its path (example.com/repo replaced by the
+// module path), every block after a "<!-- run -->" line, in order, to
+// run.sh, and every block after an "<!-- output -->" line to run.want (see
+// readmeout). -group=name takes the blocks marked "<!-- name file: ... -->",
+// "<!-- name run -->" instead (the by-hand recipe).
 func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: readme module-path")
+	group := ""
+	if len(args) == 2 && strings.HasPrefix(args[0], "-group=") {
+		group, args = strings.TrimPrefix(args[0], "-group="), args[1:]
 	}
-	blocks, err := readmeBlocks(filepath.Join(ts.Getenv("MAGEHOOK_SRC"), "README.md"))
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: readme [-group=name] module-path")
+	}
+	all, err := readmeBlocks(filepath.Join(ts.Getenv("MAGEHOOK_SRC"), "README.md"))
 	if err != nil {
 		ts.Fatalf("readme: %v", err)
+	}
+	var blocks []block
+	for _, b := range all {
+		if b.group == group {
+			blocks = append(blocks, b)
+		}
 	}
 	var run, want strings.Builder
 	files := 0
@@ -44,8 +56,8 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(path, []byte(text), 0o644))
 		files++
 	}
-	if files == 0 || run.Len() == 0 || want.Len() == 0 {
-		ts.Fatalf("readme: found %d file blocks, %d bytes to run and %d of output; the README lost its marks", files, run.Len(), want.Len())
+	if files == 0 || run.Len() == 0 || (group == "" && want.Len() == 0) {
+		ts.Fatalf("readme: found %d file blocks, %d bytes to run and %d of output (group %q); the README lost its marks", files, run.Len(), want.Len(), group)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs("run.sh"), []byte("set -eu\n"+run.String()), 0o644))
 	ts.Check(os.WriteFile(ts.MkAbs("run.want"), []byte(want.String()), 0o644))
@@ -82,7 +94,7 @@ func normalizeOutput(line string) string {
 	return duration.ReplaceAllString(strings.Join(strings.Fields(line), " "), "<time>")
 }
 
-type block struct{ mark, file, text string }
+type block struct{ group, mark, file, text string }
 
 func readmeBlocks(path string) ([]block, error) {
 	f, err := os.Open(path)
@@ -110,13 +122,27 @@ func readmeBlocks(path string) ([]block, error) {
 		case pending != nil && strings.HasPrefix(line, "```"):
 			inside = true
 			text.Reset()
-		case strings.HasPrefix(line, "<!-- file: ") && strings.HasSuffix(line, " -->"):
-			pending = &block{mark: "file", file: strings.TrimSuffix(strings.TrimPrefix(line, "<!-- file: "), " -->")}
-		case line == "<!-- run -->":
-			pending = &block{mark: "run"}
-		case line == "<!-- output -->":
-			pending = &block{mark: "output"}
+		case strings.HasPrefix(line, "<!-- ") && strings.HasSuffix(line, " -->"):
+			if m := readmeMark(strings.TrimSuffix(strings.TrimPrefix(line, "<!-- "), " -->")); m != nil {
+				pending = m
+			}
 		}
 	}
 	return blocks, sc.Err()
+}
+
+// readmeMark reads a mark's text ("file: path", "run", "output", each
+// optionally after a group name), nil for any other comment.
+func readmeMark(text string) *block {
+	group := ""
+	if name, rest, ok := strings.Cut(text, " "); ok && name != "file:" {
+		group, text = name, rest
+	}
+	switch {
+	case strings.HasPrefix(text, "file: "):
+		return &block{group: group, mark: "file", file: strings.TrimPrefix(text, "file: ")}
+	case text == "run", text == "output":
+		return &block{group: group, mark: text}
+	}
+	return nil
 }
