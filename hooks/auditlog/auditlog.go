@@ -43,6 +43,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,6 +81,58 @@ type Record struct {
 	// MoreFiles counts those left out (by Claude Code or past MaxFiles).
 	ChangedFiles []string `json:"changed_files,omitempty"`
 	MoreFiles    int      `json:"more_files,omitempty"`
+}
+
+// AppendJSON writes the record as encoding/json would (field order, the
+// omitted empty fields), without its reflection or its HTML escapes: the
+// audit log is written on every tool call.
+func (r Record) AppendJSON(b []byte) []byte {
+	field := func(name string) {
+		if len(b) > 0 && b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), name...), '"', ':')
+	}
+	str := func(name, v string, omitEmpty bool) {
+		if v == "" && omitEmpty {
+			return
+		}
+		field(name)
+		b = payload.AppendString(b, v)
+	}
+	b = append(b, '{')
+	str("time", r.Time, false)
+	str("session", r.Session, false)
+	str("event", r.Event, false)
+	str("tool", r.Tool, false)
+	str("tool_use_id", r.ToolUseID, true)
+	str("target", r.Target, true)
+	str("decision", r.Decision, true)
+	if r.Success != nil {
+		field("success")
+		b = strconv.AppendBool(b, *r.Success)
+	}
+	if r.ExitCode != nil {
+		field("exit_code")
+		b = strconv.AppendInt(b, int64(*r.ExitCode), 10)
+	}
+	str("error", r.Error, true)
+	if len(r.ChangedFiles) > 0 {
+		field("changed_files")
+		b = append(b, '[')
+		for i, f := range r.ChangedFiles {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = payload.AppendString(b, f)
+		}
+		b = append(b, ']')
+	}
+	if r.MoreFiles != 0 {
+		field("more_files")
+		b = strconv.AppendInt(b, int64(r.MoreFiles), 10)
+	}
+	return append(b, '}')
 }
 
 // MaxFiles is how many changed files a line names.
@@ -165,7 +218,7 @@ func changedFiles(p *payload.Payload) ([]string, int) {
 	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
-		out = append(out, redact.Cut(redact.String(f), 500))
+		out = append(out, redact.Head(f, 500))
 	}
 	return out, more
 }
@@ -177,7 +230,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
 	rec := Record{
 		Time: c.Now().UTC().Format(time.RFC3339Nano), Session: p.SessionID, Event: c.Event.Name,
-		Tool: p.ToolName, ToolUseID: p.ToolUseID, Target: redact.Cut(redact.String(Target(p)), MaxTarget),
+		Tool: p.ToolName, ToolUseID: p.ToolUseID, Target: redact.Head(Target(p), MaxTarget),
 	}
 	switch c.Event.Name {
 	case "PreToolUse":
@@ -193,7 +246,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			rec.Success = &ok
 		}
 		if p.Error != "" {
-			rec.Error = redact.Cut(redact.String(p.Error), 500)
+			rec.Error = redact.Head(p.Error, 500)
 		}
 		rec.ExitCode = exitCode(p)
 		if p.IsTool("Bash") {

@@ -2,6 +2,7 @@ package auditlog_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -197,5 +198,27 @@ func TestCopilotRecordsKeepOnlyTheTarget(t *testing.T) {
 	}
 	if len(recs) != 2 || !targets["git push origin main"] || !targets["src/a.go"] {
 		t.Fatalf("records %+v", recs)
+	}
+}
+
+// The record writes itself as encoding/json would, field for field (apart
+// from encoding/json's HTML escapes, which a log does not need).
+func TestRecordAppendJSONMatchesEncodingJSON(t *testing.T) {
+	yes, code := true, 3
+	for _, r := range []auditlog.Record{
+		{Time: "t", Session: "s", Event: "PreToolUse", Tool: "Bash"},
+		{Time: "t", Session: "s\"q\\", Event: "PostToolUse", Tool: "Bash", ToolUseID: "toolu_1", Target: "go test ./... 2>&1 | tail\n\t\x01\u2028 \xff <&>", Decision: "deny",
+			Success: &yes, ExitCode: &code, Error: "exit status 3", ChangedFiles: []string{"a.go", "b c.go"}, MoreFiles: 7},
+		{Time: "t", Success: new(bool), ExitCode: new(int)},
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(r.AppendJSON(nil)) + "\n"; got != want.String() {
+			t.Errorf("AppendJSON\n got %s\nwant %s", got, want.String())
+		}
 	}
 }

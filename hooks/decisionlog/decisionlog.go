@@ -121,7 +121,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			b, _ := json.Marshal(a)
 			text = string(b)
 		}
-		rec.Answers[redact.String(q)] = redact.Cut(redact.String(text), 2000)
+		rec.Answers[redact.String(q)] = redact.Head(text, 2000)
 	}
 	state, err := c.StateDir()
 	if err != nil {

@@ -117,7 +117,7 @@ func Redact(raw []byte) ([]byte, error) {
 	if payload.HasKey(raw, "answers") {
 		return redactTree(raw)
 	}
-	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Cut(redact.String(s), MaxString) }, "  ")
+	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Head(s, MaxString) }, "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func redactTree(raw []byte) ([]byte, error) {
 func walk(v any) any {
 	switch x := v.(type) {
 	case string:
-		return redact.Cut(redact.String(x), MaxString)
+		return redact.Head(x, MaxString)
 	case []any:
 		for i := range x {
 			x[i] = walk(x[i])

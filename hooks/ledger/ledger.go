@@ -72,7 +72,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
 	field := func(name string) string {
 		s, _ := p.InputString(name)
-		return redact.Cut(redact.String(s), 500)
+		return redact.Head(s, 500)
 	}
 	rec := Record{Schema: Schema, Time: c.Now().UTC().Format(time.RFC3339Nano), Session: p.SessionID, AgentID: p.AgentID,
 		Tool: p.ToolName, ToolUseID: p.ToolUseID, Skill: field("skill"), SubagentType: field("subagent_type"), Description: field("description")}

@@ -128,9 +128,9 @@ func Summary(event string, p *payload.Payload, root string) (title, body string)
 		if title == "" {
 			title = "Claude Code needs you in " + where
 		}
-		return oneLine(redact.String(title)), redact.Cut(redact.String(p.Message), 500)
+		return oneLine(redact.String(title)), redact.Head(p.Message, 500)
 	}
-	return "Claude Code finished in " + where, redact.Cut(redact.String(p.LastAssistantMessage), 500)
+	return "Claude Code finished in " + where, redact.Head(p.LastAssistantMessage, 500)
 }
 
 func oneLine(s string) string {

@@ -78,7 +78,8 @@ type variant struct {
 	name   string
 	argv   []string
 	dir    string
-	stride int // run at every stride-th call of a round (0 or 1: every call)
+	stride int  // run at every stride-th call of a round (0 or 1: every call)
+	silent bool // enables no handler, so it answers nothing
 }
 
 func main() {
@@ -114,6 +115,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// A checkout whose .toolingrc enables nothing: what the hook binary
+	// costs to start, read the payload and find the configuration.
+	none, err := checkout(filepath.Join(work, "none"), []string{"# no handler enabled"})
+	if err != nil {
+		return err
+	}
 	var cat []string
 	for _, h := range hooks.All() {
 		cat = append(cat, "hook.enable "+h.Name)
@@ -135,6 +142,7 @@ func run() error {
 			{name: "floor + mvdan.cc/sh/v3/syntax", argv: []string{b.floorsh}, dir: one},
 			{name: "floor as a Mage binary", argv: []string{b.mage, "hook:preToolUse"}, dir: one},
 			{name: "magehook through Mage's main (-v=false)", argv: append([]string{b.hook, "-v=false"}, hookArgs...), dir: one},
+			{name: "magehook, no handler enabled", argv: append([]string{b.hook}, hookArgs...), dir: none, silent: true},
 			{name: "magehook, branchguard", argv: append([]string{b.hook}, hookArgs...), dir: one},
 			{name: "magehook, whole catalogue", argv: append([]string{b.hook}, hookArgs...), dir: all},
 		}
@@ -252,7 +260,7 @@ func check(vs []variant, payloads map[string][]byte, deny bool) error {
 		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
 			return fmt.Errorf("%s: %v: %s", v.name, err, stderr.String())
 		}
-		if strings.HasPrefix(v.name, "magehook") || strings.HasPrefix(v.name, "bash") {
+		if !v.silent && (strings.HasPrefix(v.name, "magehook") || strings.HasPrefix(v.name, "bash")) {
 			var answer struct {
 				HookSpecificOutput struct{ PermissionDecision string } `json:"hookSpecificOutput"`
 			}

@@ -87,8 +87,9 @@ type Dispatcher struct {
 	// own handlers.
 	early bool
 	read  *Pending
-	// repos is what the handlers of this dispatch found (Call.Repo).
-	repos repoMemo
+	// memo is what the handlers of this dispatch found (Call.Repo,
+	// Call.StateDir).
+	memo *memo
 }
 
 // Dispatch answers the event named by its wire name and returns the exit
@@ -124,7 +125,7 @@ type outcome struct {
 // does not need), it returns false and the exit code.
 func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int, bool) {
 	d.defaults()
-	d.repos = repoMemo{}
+	d.memo = newMemo()
 	ev, ok := Lookup(eventName)
 	if !ok {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
@@ -644,7 +645,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, repos: d.repos})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, memo: d.memo})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper
@@ -712,7 +713,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		Policy  string `json:"policy,omitempty"`
 		Session string `json:"session,omitempty"`
 		Error   string `json:"error"`
-	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Cut(redact.String(failure.Error()), 2000)}
+	}{Time: d.Now().UTC().Format(time.RFC3339Nano), Event: ev.Name, Handler: handler, Error: redact.Head(failure.Error(), 2000)}
 	if policy != 0 {
 		rec.Policy = policy.String()
 	}

@@ -104,22 +104,33 @@ type Call struct {
 	// agent is the harness value behind Harness (nil: Claude Code), for
 	// the words the model is given (WorktreeAdvice).
 	agent Harness
-	// repos are the checkouts found during this dispatch (Repo).
-	repos repoMemo
+	// memo is what the handlers of this dispatch found (Repo, StateDir).
+	memo *memo
 }
 
+// memo keeps what every handler of one dispatch would otherwise find for
+// itself: each lookup reads or resolves a handful of files.
+type memo struct {
+	repos    map[string]found
+	state    string
+	stateErr error
+	stateSet bool
+}
+
+func newMemo() *memo { return &memo{repos: map[string]found{}} }
+
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
-// hook call ask about the same checkout, and each Find reads a handful of
-// files. A Call made outside a dispatch finds every time.
+// hook call ask about the same checkout. A Call made outside a dispatch
+// finds every time.
 func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
-	if c.repos == nil {
+	if c.memo == nil {
 		return gitrepo.Find(dir)
 	}
-	if f, ok := c.repos[dir]; ok {
+	if f, ok := c.memo.repos[dir]; ok {
 		return f.repo, f.err
 	}
 	r, err := gitrepo.Find(dir)
-	c.repos[dir] = found{r, err}
+	c.memo.repos[dir] = found{r, err}
 	return r, err
 }
 
@@ -127,8 +138,6 @@ type found struct {
 	repo gitrepo.Repo
 	err  error
 }
-
-type repoMemo map[string]found
 
 // WorktreeAdvice is how the model in the session should move its work to
 // a worktree of its own, in the words of the harness in use.
@@ -149,7 +158,14 @@ func (c *Call) WorktreeAdvice() string {
 // magehook's logs elsewhere). Write below it with package confined or
 // jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
-	return StateDir(c.Config)
+	if c.memo == nil {
+		return StateDir(c.Config)
+	}
+	if !c.memo.stateSet {
+		c.memo.state, c.memo.stateErr = StateDir(c.Config)
+		c.memo.stateSet = true
+	}
+	return c.memo.state, c.memo.stateErr
 }
 
 // StateDir is Call.StateDir for a configuration.

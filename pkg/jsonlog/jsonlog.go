@@ -39,12 +39,23 @@ type Log struct {
 	Bound Bound
 }
 
-// Append writes rec as one line. The line goes out in one write on a file
-// opened with O_APPEND, so concurrent writers never interleave; rotation
-// happens under an exclusive lock, so no line is lost to a rename.
+// Appender is a record that writes its own JSON object, on one line: a
+// record written on every tool call is spared encoding/json's reflection,
+// which costs a hook call more than the rest of the record's work.
+type Appender interface {
+	AppendJSON(b []byte) []byte
+}
+
+// Append writes rec as one line (encoding/json's, or its own when it is an
+// Appender). The line goes out in one write on a file opened with
+// O_APPEND, so concurrent writers never interleave; rotation happens under
+// an exclusive lock, so no line is lost to a rename.
 func (l Log) Append(rec any) error {
-	line, err := json.Marshal(rec)
-	if err != nil {
+	var line []byte
+	var err error
+	if a, ok := rec.(Appender); ok {
+		line = a.AppendJSON(nil)
+	} else if line, err = json.Marshal(rec); err != nil {
 		return err
 	}
 	line = append(line, '\n')
@@ -59,6 +70,14 @@ func (l Log) Append(rec any) error {
 		return err
 	}
 	defer root.Close()
+	if info, err := root.Lstat(name); err == nil && (l.MaxBytes <= 0 || info.Size()+int64(len(line)) <= l.MaxBytes) {
+		// The common case, on every tool call: the log is there and has
+		// room, so no lock. An O_APPEND write never interleaves with
+		// another, and a rotation by another writer meanwhile only renames
+		// the file this line goes into (kept as .1). A log to create or to
+		// rotate takes the lock below.
+		return appendLine(root, name, line)
+	}
 	lockName := name + ".lock"
 	lf, err := root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -74,14 +93,7 @@ func (l Log) Append(rec any) error {
 	if l.MaxBytes > 0 && statErr == nil && info.Size()+int64(len(line)) > l.MaxBytes {
 		l.rotate(root, name)
 	}
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(line)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
+	werr := appendLine(root, name, line)
 	if errors.Is(statErr, fs.ErrNotExist) && l.Root != "" && filepath.Dir(name) != "." {
 		b := l.Bound
 		if b == (Bound{}) {
@@ -89,6 +101,18 @@ func (l Log) Append(rec any) error {
 		}
 		MarkSessions(root, filepath.Dir(name))
 		Prune(root, sessionOf(name), b)
+	}
+	return werr
+}
+
+func appendLine(root *confined.Root, name string, line []byte) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(line)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
 	}
 	return werr
 }

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // DefaultCap is the largest payload Decode reads by default: 64 MiB.
@@ -192,6 +193,22 @@ func readAll(r io.Reader, max int64) ([]byte, error) {
 	var chunks [][]byte
 	total := int64(0)
 	size := int64(64 << 10)
+	if f, ok := r.(*os.File); ok {
+		// A hook's stdin: a large payload is read into memory mapped for
+		// it, where it is neither copied nor joined (see readMapped).
+		first := make([]byte, min(size, max))
+		n, err := io.ReadFull(f, first)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return first[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if data, ok, err := readMapped(f, first, max); ok {
+			return data, err
+		}
+		chunks, total = append(chunks, first), int64(n)
+	}
 	for total < max {
 		buf := make([]byte, min(size, max-total))
 		n, err := io.ReadFull(r, buf)

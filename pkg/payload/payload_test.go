@@ -245,3 +245,36 @@ func BenchmarkParse5MB(b *testing.B) {
 		}
 	}
 }
+
+// A payload larger than the first read comes whole from a pipe (a hook's
+// stdin), and one over the cap is refused, on every platform's path.
+func TestReadAllFromAPipe(t *testing.T) {
+	for _, size := range []int{10, 64 << 10, 64<<10 + 1, 3<<20 + 17} {
+		want := bytes.Repeat([]byte("0123456789abcdef"), size/16+1)[:size]
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			w.Write(want)
+			w.Close()
+		}()
+		got, err := payload.ReadAll(r, 4<<20)
+		r.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: read %d bytes, %v", size, len(got), err)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write(make([]byte, 200<<10))
+		w.Close()
+	}()
+	defer r.Close()
+	if _, err := payload.ReadAll(r, 100<<10); !errors.Is(err, payload.ErrTooLarge) {
+		t.Fatalf("over the cap: %v", err)
+	}
+}

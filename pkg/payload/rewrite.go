@@ -268,9 +268,11 @@ func hex4(raw []byte, at int) (rune, bool) {
 	return r, true
 }
 
-// appendString appends s as a JSON string the way encoding/json writes one
+// AppendString appends s as a JSON string the way encoding/json writes one
 // without HTML escaping: control characters escaped, invalid UTF-8 as
 // U+FFFD, U+2028 and U+2029 escaped.
+func AppendString(out []byte, s string) []byte { return appendString(out, s) }
+
 func appendString(out []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	out = append(out, '"')

@@ -26,7 +26,7 @@ type rule struct {
 	// without regard to case (the pattern is (?i)).
 	any  []string
 	fold bool
-	re   func() *regexp.Regexp
+	expr string // compiled on first use (compiled)
 	// keyed rules keep the pattern's groups around the mask.
 	keyed bool
 	// word and alnum narrow a literal down further: it starts a word, and
@@ -37,72 +37,82 @@ type rule struct {
 	alnum int
 }
 
-func lazy(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// compiled holds each rule's pattern once compiled: the table itself is
+// static data, with nothing to build at start-up or on first use.
+var compiled [len(ruleTable)]struct {
+	once sync.Once
+	re   *regexp.Regexp
 }
 
-// rules apply in order: whole secrets first, then secrets after a key.
-var rules = sync.OnceValue(func() []rule {
-	return []rule{
-		// Private keys, whole.
-		{any: []string{"-----BEGIN "}, re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`)},
-		// Tokens with a recognisable shape.
-		{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazy(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`)},
-		{any: []string{"github_pat_"}, re: lazy(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
-		{any: []string{"sk-"}, re: lazy(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`)},
-		{any: []string{"AKIA", "ASIA"}, re: lazy(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-		{any: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, re: lazy(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
-		{any: []string{"glpat-"}, re: lazy(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-		{any: []string{"npm_"}, re: lazy(`\bnpm_[A-Za-z0-9]{30,}`)},
-		{any: []string{"AIza"}, re: lazy(`\bAIza[0-9A-Za-z_-]{35}`)},
-		{any: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-		// Stripe secret and restricted keys, Hugging Face tokens.
-		{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, re: lazy(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`)},
-		{any: []string{"hf_"}, re: lazy(`\bhf_[A-Za-z0-9]{20,}`)},
-		// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
-		{any: []string{"hvs.", "hvb.", "hvr."}, re: lazy(`\bhv[sbr]\.[A-Za-z0-9_-]{20,}`)},
-		{any: []string{"s."}, word: true, alnum: 24, re: lazy(`\bs\.[A-Za-z0-9]{24}\b`)},
-		// Credentials in a URL: scheme://user:password@host.
-		{any: []string{"://"}, keyed: true, re: lazy(`(://[^/\s:@]+:)[^@\s/]+(@)`)},
-		// Slack incoming webhooks: the path is the secret.
-		{any: []string{"hooks.slack.com/"}, keyed: true, re: lazy(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`)},
-		// Cookies: the header, and curl's -b/--cookie.
-		{any: []string{"cookie:"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`)},
-		{any: []string{"--cookie", "curl"}, keyed: true, re: lazy(`((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue)},
-		// By argument position: curl/wget -u/--user user:password (the
-		// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
-		// SECRET, aws configure set <secret key> SECRET, and a flag naming
-		// a secret followed by its value (--token X, --api-key X,
-		// --password X).
-		{any: []string{"curl", "wget", "http"}, keyed: true, re: lazy(`(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue)},
-		{any: []string{"mysql"}, keyed: true, re: lazy(`(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue)},
-		{any: []string{"login"}, keyed: true, re: lazy(`(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue)},
-		{any: []string{"sshpass"}, keyed: true, re: lazy(`(\bsshpass\s+-p\s*)` + secretValue)},
-		{any: []string{"redis-cli"}, keyed: true, re: lazy(`(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue)},
-		{any: []string{"zip", "7z"}, keyed: true, re: lazy(`(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue)},
-		{any: []string{"pass:"}, keyed: true, re: lazy(`(\s-pass(?:in|out)?\s+pass:)` + secretValue)},
-		{any: []string{"_auth"}, keyed: true, re: lazy(`(\b_auth(?:Token)?\s+)` + secretValue)},
-		{any: []string{"secret"}, keyed: true, re: lazy(`(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue)},
-		{any: []string{"aws"}, fold: true, keyed: true, re: lazy(`(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue)},
-		{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
-			re: lazy(`(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`)},
-		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
-		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`)},
-		{any: []string{"password", "identified"}, fold: true, keyed: true, re: lazy(`(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`)},
-		// Authorization headers.
-		{any: []string{"bearer"}, fold: true, keyed: true, re: lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
-		{any: []string{"authorization:"}, fold: true, keyed: true, re: lazy(`(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`)},
-		// key="a quoted value" where the key names a secret: the whole
-		// quoted value (the rule below stops at a space).
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`)},
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`)},
-		// key=value and key: value where the key names a secret.
-		{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-			re: lazy(`(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`)},
-	}
-})
+// re is rule i's compiled pattern.
+func re(i int) *regexp.Regexp {
+	c := &compiled[i]
+	c.once.Do(func() { c.re = regexp.MustCompile(ruleTable[i].expr) })
+	return c.re
+}
+
+func rules() []rule { return ruleTable[:] }
+
+// ruleTable applies in order: whole secrets first, then secrets after a key.
+var ruleTable = [...]rule{
+	// Private keys, whole.
+	{any: []string{"-----BEGIN "}, expr: `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`},
+	// Tokens with a recognisable shape.
+	{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`},
+	{any: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
+	{any: []string{"sk-"}, expr: `\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`},
+	{any: []string{"AKIA", "ASIA"}, expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+	{any: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, expr: `\bxox[abprs]-[A-Za-z0-9-]{10,}`},
+	{any: []string{"glpat-"}, expr: `\bglpat-[A-Za-z0-9_-]{20,}`},
+	{any: []string{"npm_"}, expr: `\bnpm_[A-Za-z0-9]{30,}`},
+	{any: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
+	{any: []string{"eyJ"}, expr: `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
+	// Stripe secret and restricted keys, Hugging Face tokens.
+	{any: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`},
+	{any: []string{"hf_"}, expr: `\bhf_[A-Za-z0-9]{20,}`},
+	// Vault tokens: hvs./hvb./hvr. and the older s. service tokens.
+	{any: []string{"hvs.", "hvb.", "hvr."}, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{20,}`},
+	{any: []string{"s."}, word: true, alnum: 24, expr: `\bs\.[A-Za-z0-9]{24}\b`},
+	// Credentials in a URL: scheme://user:password@host.
+	{any: []string{"://"}, keyed: true, expr: `(://[^/\s:@]+:)[^@\s/]+(@)`},
+	// Slack incoming webhooks: the path is the secret.
+	{any: []string{"hooks.slack.com/"}, keyed: true, expr: `(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`},
+	// Cookies: the header, and curl's -b/--cookie.
+	{any: []string{"cookie:"}, fold: true, keyed: true, expr: `(?i)(\b(?:set-)?cookie:\s*)[^\r\n"']+`},
+	{any: []string{"--cookie", "curl"}, keyed: true, expr: `((?:\bcurl\b[^|;&\n]*?\s-b|(?:^|\s)--cookie)\s*)` + secretValue},
+	// By argument position: curl/wget -u/--user user:password (the
+	// user is kept), mysql -pSECRET, docker login -p SECRET, sshpass -p
+	// SECRET, aws configure set <secret key> SECRET, and a flag naming
+	// a secret followed by its value (--token X, --api-key X,
+	// --password X).
+	{any: []string{"curl", "wget", "http"}, keyed: true, expr: `(\b(?:curl|wget|https?|httpie)\b[^|;&\n]*?\s(?:-u|--user|--http-user)[\s=]*['"]?[^\s:'"]*:)` + secretValue},
+	{any: []string{"mysql"}, keyed: true, expr: `(\bmysql(?:dump|admin|sh)?\b[^|;&\n]*?\s-p)` + secretValue},
+	{any: []string{"login"}, keyed: true, expr: `(\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^|;&\n]*?\s-p\s*)` + secretValue},
+	{any: []string{"sshpass"}, keyed: true, expr: `(\bsshpass\s+-p\s*)` + secretValue},
+	{any: []string{"redis-cli"}, keyed: true, expr: `(\bredis-cli\b[^|;&\n]*?\s-a\s+)` + secretValue},
+	{any: []string{"zip", "7z"}, keyed: true, expr: `(\b(?:zip|unzip|7z|7za|7zr)\b[^|;&\n]*?\s-[pP]\s*)` + secretValue},
+	{any: []string{"pass:"}, keyed: true, expr: `(\s-pass(?:in|out)?\s+pass:)` + secretValue},
+	{any: []string{"_auth"}, keyed: true, expr: `(\b_auth(?:Token)?\s+)` + secretValue},
+	{any: []string{"secret"}, keyed: true, expr: `(\bgh\s+secret\s+set\b[^|;&\n]*?\s(?:-b|--body)[\s=]+)` + secretValue},
+	{any: []string{"aws"}, fold: true, keyed: true, expr: `(?i)(\baws\s+configure\s+set\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\s+)` + secretValue},
+	{any: []string{"passw", "passphrase", "secret", "token", "key", "auth"}, fold: true, keyed: true,
+		expr: `(?i)((?:^|[^A-Za-z0-9_-])--?(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth)\s+)(?:'[^']*'|"[^"]*"|[^\s"'&;,|)-][^\s"'&;,|)]*)`},
+	// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`},
+	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`},
+	// Authorization headers.
+	{any: []string{"bearer"}, fold: true, keyed: true, expr: `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`},
+	{any: []string{"authorization:"}, fold: true, keyed: true, expr: `(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`},
+	// key="a quoted value" where the key names a secret: the whole
+	// quoted value (the rule below stops at a space).
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`},
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`},
+	// key=value and key: value where the key names a secret.
+	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`},
+}
 
 // secretValue is the value after a secret's flag: a quoted string whole,
 // else up to a space, a quote or a shell operator.
@@ -136,9 +146,9 @@ func plain(s string) string {
 			continue
 		}
 		if r.keyed {
-			s = r.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
+			s = re(i).ReplaceAllString(s, "${1}"+Mask+"${2}")
 		} else {
-			s = r.re().ReplaceAllString(s, Mask)
+			s = re(i).ReplaceAllString(s, Mask)
 		}
 	}
 	return s
@@ -153,9 +163,11 @@ type literal struct {
 
 // literals indexes the rules' literals by their first byte (both cases for
 // a folded one), with a bitmap of the pairs of bytes they start with: most
-// positions of a text are passed over on one bit.
+// positions of a text are passed over on one bit. The literals starting
+// with byte c are lits[start[c]:start[c+1]].
 type literals struct {
-	first [256][]literal
+	lits  []literal
+	start [257]uint16
 	pairs [1 << 16 / 64]uint64
 }
 
@@ -164,26 +176,48 @@ func (t *literals) pair(a, b byte) (int, uint64) {
 	return p >> 6, 1 << (p & 63)
 }
 
+// with returns the literals that start with c.
+func (t *literals) with(c byte) []literal { return t.lits[t.start[c]:t.start[c+1]] }
+
+// index is built on first use, in two passes (count, then place) with one
+// allocation: it is built on every hook call that audits.
 var index = sync.OnceValue(func() *literals {
 	t := new(literals)
-	cases := func(c byte, fold bool) []byte {
+	cases := func(c byte, fold bool) (byte, byte, int) {
 		if fold && c >= 'a' && c <= 'z' {
-			return []byte{c, c - 'a' + 'A'}
+			return c, c - 'a' + 'A', 2
 		}
-		return []byte{c}
+		return c, c, 1
 	}
-	for i, r := range rules() {
-		for _, text := range r.any {
-			l := literal{text, r.fold, i}
-			for _, a := range cases(text[0], r.fold) {
-				t.first[a] = append(t.first[a], l)
-				for _, b := range cases(text[1], r.fold) {
-					w, bit := t.pair(a, b)
-					t.pairs[w] |= bit
+	each := func(visit func(a byte, l literal)) {
+		for i, r := range rules() {
+			for _, text := range r.any {
+				a0, a1, n := cases(text[0], r.fold)
+				visit(a0, literal{text, r.fold, i})
+				if n == 2 {
+					visit(a1, literal{text, r.fold, i})
 				}
 			}
 		}
 	}
+	var count [256]uint16
+	each(func(a byte, l literal) {
+		count[a]++
+		b0, b1, _ := cases(l.text[1], l.fold)
+		for _, b := range []byte{b0, b1} {
+			w, bit := t.pair(a, b)
+			t.pairs[w] |= bit
+		}
+	})
+	for c := range 256 {
+		t.start[c+1] = t.start[c] + count[c]
+	}
+	t.lits = make([]literal, t.start[256])
+	next := t.start
+	each(func(a byte, l literal) {
+		t.lits[next[a]] = l
+		next[a]++
+	})
 	return t
 })
 
@@ -244,7 +278,7 @@ func present(s string) []bool {
 		if w, bit := t.pair(c, s[i+1]); t.pairs[w]&bit == 0 {
 			continue
 		}
-		for _, l := range t.first[c] {
+		for _, l := range t.with(c) {
 			if found[l.rule] || len(s)-i < len(l.text) || !l.matches(s[i:i+len(l.text)]) {
 				continue
 			}
@@ -278,6 +312,27 @@ func Cut(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
+}
+
+// headMargin is how far past a cut Head still redacts: longer than any
+// secret shape the rules know (a 4096-bit private key is about 3.3 KB).
+const headMargin = 8 << 10
+
+// Head is Cut(String(s), n) for a text that may be far longer than n (a
+// tool's whole output): only the part kept and a margin after it are
+// redacted, so a secret that starts in the kept part and runs past the cut
+// is still found whole, and the rest, about to be dropped, is never
+// scanned. The count of bytes cut is of the text as given.
+func Head(s string, n int) string {
+	if len(s) <= n+headMargin {
+		return Cut(String(s), n)
+	}
+	r := String(s[:n+headMargin])
+	cut := min(n, len(r))
+	for cut > 0 && cut < len(r) && !utf8.RuneStart(r[cut]) {
+		cut--
+	}
+	return r[:cut] + fmt.Sprintf("…[%d bytes cut]", len(r)-cut+len(s)-(n+headMargin))
 }
 
 // percentDecoded decodes s's %XX escapes; ok is false when it has none.

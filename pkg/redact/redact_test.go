@@ -115,3 +115,23 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// Head keeps what Cut(String(s)) keeps: the same text for a short one; for
+// a long one, a secret that starts before the cut and runs past it is
+// masked, and the count of bytes cut is of the text given.
+func TestHead(t *testing.T) {
+	token := "ghp_" + strings.Repeat("A1b2", 10)
+	for _, s := range []string{"", "plain text", "token " + token + " end", strings.Repeat("x", 600) + token} {
+		if got, want := redact.Head(s, 500), redact.Cut(redact.String(s), 500); got != want {
+			t.Errorf("Head(%.30q) = %.60q, want %.60q", s, got, want)
+		}
+	}
+	long := strings.Repeat("y", 490) + " " + token + " " + strings.Repeat("z", 100<<10)
+	got := redact.Head(long, 500)
+	if strings.Contains(got, "ghp_") || strings.Contains(got, "A1b2") {
+		t.Errorf("a token across the cut leaked: %.600q", got)
+	}
+	if want := redact.Cut(redact.String(long), 500); got != want {
+		t.Errorf("Head = %q\nwant %q", got[480:], want[480:])
+	}
+}

@@ -8,11 +8,11 @@ import (
 // everyRule is String without the literal shortcut: every rule, in order,
 // on every text.
 func everyRule(s string) string {
-	for _, r := range rules() {
+	for i, r := range rules() {
 		if r.keyed {
-			s = r.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
+			s = re(i).ReplaceAllString(s, "${1}"+Mask+"${2}")
 		} else {
-			s = r.re().ReplaceAllString(s, Mask)
+			s = re(i).ReplaceAllString(s, Mask)
 		}
 	}
 	return s
