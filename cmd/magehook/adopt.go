@@ -407,9 +407,10 @@ const magefileText = `//go:build mage
 
 // This repository's build, and its coding agents' hook runner: the import
 // gives it magehook's targets. The hook:<event> targets (one per agent
-// event) are what the agents run; the others are yours (go tool mage -h
-// <target> tells more). Add handlers to targets.Local in an init function
-// and enable them by name in .toolingrc.
+// event) are what the agents run; the others are for you to run (go tool
+// mage -h <target> tells more; start with hook:replay and doctor). Add
+// handlers to targets.Local in an init function and enable them by name
+// in .toolingrc.
 package main
 
 import (
