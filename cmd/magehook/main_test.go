@@ -85,6 +85,7 @@ func TestScripts(t *testing.T) {
 			"readme":      cmdReadme,
 			"hookcommand": cmdHookCommand,
 			"readmeout":   cmdReadmeOut,
+			"copysrc":     cmdCopySrc,
 		},
 	})
 }

@@ -18,23 +18,15 @@ const proxyVersion = "v0.1.0"
 // writeProxy lays out a GOPROXY directory (file:// URL) serving the
 // working tree of src (its tracked and untracked, not ignored, files) as
 // Module@proxyVersion, the way the module proxy would serve a published
-// release. Files below a directory with a go.mod of its own are left out,
-// as the go command leaves them out of a module.
+// release.
 func writeProxy(src, dir string) error {
-	out, err := exec.Command("git", "-C", src, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	names, err := sourceFiles(src)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	z := zip.NewWriter(&buf)
-	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		if name == "" || nested(src, name) {
-			continue
-		}
-		info, err := os.Lstat(filepath.Join(src, filepath.FromSlash(name)))
-		if err != nil || !info.Mode().IsRegular() {
-			continue // deleted in the working tree, or a link: not in a module zip
-		}
+	for _, name := range names {
 		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
 		if err != nil {
 			return err
@@ -69,6 +61,29 @@ func writeProxy(src, dir string) error {
 		}
 	}
 	return nil
+}
+
+// sourceFiles lists the module's files in src, slash-separated: tracked,
+// and untracked but not ignored, as the working tree holds them (a file
+// deleted there, or a symbolic link, is not one); files below a directory
+// with a go.mod of its own belong to another module.
+func sourceFiles(src string) ([]string, error) {
+	out, err := exec.Command("git", "-C", src, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if name == "" || nested(src, name) {
+			continue
+		}
+		info, err := os.Lstat(filepath.Join(src, filepath.FromSlash(name)))
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }
 
 // nested reports whether name lies below a directory (other than the top)

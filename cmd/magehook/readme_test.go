@@ -36,6 +36,8 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 	var blocks []block
 	for _, b := range all {
 		if b.group == group {
+			// The test has no network: copysrc puts the clone there.
+			b.text = strings.ReplaceAll(b.text, "git clone "+cloneURL+" ", "test -d ")
 			blocks = append(blocks, b)
 		}
 	}
@@ -56,7 +58,7 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(path, []byte(text), 0o644))
 		files++
 	}
-	if files == 0 || run.Len() == 0 || (group == "" && want.Len() == 0) {
+	if run.Len() == 0 || (group == "" && (files == 0 || want.Len() == 0)) {
 		ts.Fatalf("readme: found %d file blocks, %d bytes to run and %d of output (group %q); the README lost its marks", files, run.Len(), want.Len(), group)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs("run.sh"), []byte("set -eu\n"+run.String()), 0o644))
@@ -92,6 +94,29 @@ var duration = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s)$`)
 
 func normalizeOutput(line string) string {
 	return duration.ReplaceAllString(strings.Join(strings.Fields(line), " "), "<time>")
+}
+
+// cloneURL is the README's clone of magehook, which a test replaces with
+// copysrc.
+const cloneURL = "https://github.com/magehook/magehook"
+
+// copysrc dir copies this tree's files (tracked, and untracked but not
+// ignored, as they are in the working tree) into dir: the README's clone,
+// with the changes under test.
+func cmdCopySrc(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: copysrc dir")
+	}
+	src, dst := ts.Getenv("MAGEHOOK_SRC"), ts.MkAbs(args[0])
+	names, err := sourceFiles(src)
+	ts.Check(err)
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
+		ts.Check(err)
+		path := filepath.Join(dst, filepath.FromSlash(name))
+		ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+		ts.Check(os.WriteFile(path, data, 0o644))
+	}
 }
 
 type block struct{ group, mark, file, text string }
