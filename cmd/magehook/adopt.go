@@ -51,6 +51,9 @@ type options struct {
 	// ticker paces the "still running" lines of a silent go command
 	// (realTicker; tests inject theirs).
 	ticker func() (<-chan time.Time, func())
+	// terminal reports whether stdin is a terminal to ask on
+	// (stdinTerminal).
+	terminal func(io.Reader) bool
 }
 
 // step is one change init makes: a line saying what, the text of the file
@@ -348,6 +351,11 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 		return nil, nil, err
 	}
 	steps, notes = append(steps, s...), append(notes, n...)
+	for _, n := range n {
+		if n.blocking {
+			return steps, notes, nil // nothing will run: ask nothing
+		}
+	}
 
 	s, n, err = toolingrcStep(root, o)
 	if err != nil {
@@ -544,32 +552,45 @@ func enables(text, name string) bool {
 	return false
 }
 
-// askHandlers asks on a terminal which handlers to enable; without one it
-// returns the defaults.
+// askHandlers asks on a terminal which handlers to enable, again (up to
+// three times) when an answer names one the catalogue does not have;
+// without a terminal it returns the defaults.
 func askHandlers(o options) (names []string, asked bool, err error) {
-	f, ok := o.Stdin.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !o.terminal(o.Stdin) {
 		return defaultHandlers, false, nil
 	}
 	fmt.Fprintln(o.Stderr, "The catalogue:")
 	for _, h := range hooks.All() {
 		fmt.Fprintf(o.Stderr, "  %-14s %s\n", h.Name, h.Purpose)
 	}
-	fmt.Fprintf(o.Stderr, "Handlers to enable, comma-separated [%s]: ", strings.Join(defaultHandlers, ","))
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, err
-	}
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return defaultHandlers, true, nil
-	}
-	for _, n := range strings.Split(line, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
+	in := bufio.NewReader(o.Stdin)
+	for try := 1; ; try++ {
+		fmt.Fprintf(o.Stderr, "Handlers to enable, comma-separated [%s]: ", strings.Join(defaultHandlers, ","))
+		line, err := in.ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, false, err
 		}
+		names = nil
+		for _, n := range strings.Split(line, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			return defaultHandlers, true, nil
+		}
+		cerr := checkNames(names)
+		if cerr == nil || try == 3 || errors.Is(err, io.EOF) {
+			return names, true, cerr
+		}
+		fmt.Fprintln(o.Stderr, "magehook init:", cerr)
 	}
-	return names, true, nil
+}
+
+// stdinTerminal reports whether r is a terminal init can ask on.
+func stdinTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTerminal(f)
 }
 
 // checkNames refuses names the catalogue does not have.

@@ -93,7 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
-	o.ticker = realTicker
+	o.ticker, o.terminal = realTicker, stdinTerminal
 	if err := adopt(o); err != nil {
 		fmt.Fprintln(stderr, "magehook init:", err)
 		return 1
