@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -170,4 +171,48 @@ func readmeMark(text string) *block {
 		return &block{group: group, mark: text}
 	}
 	return nil
+}
+
+// The fixture names "Writing a new hook" gives are the fixtures there are:
+// every `Event/name` it quotes exists, and its list of PreToolUse fixtures
+// is all of them.
+func TestReadmeNamesTheFixtures(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	payloads := filepath.Join("..", "..", "testdata", "payloads")
+	quoted := regexp.MustCompile("`([A-Z][A-Za-z]+)/([a-z][a-z-]*)`")
+	for _, m := range quoted.FindAllStringSubmatch(readme, -1) {
+		if _, err := os.Stat(filepath.Join(payloads, m[1])); err != nil {
+			continue // not an event: some other path
+		}
+		if _, err := os.Stat(filepath.Join(payloads, m[1], m[2]+".json")); err != nil {
+			t.Errorf("the README names fixture %s/%s, which testdata/payloads does not have", m[1], m[2])
+		}
+	}
+	_, list, ok := strings.Cut(readme, "`PreToolUse/` has ")
+	if !ok {
+		t.Fatal("the README lost its list of PreToolUse fixtures")
+	}
+	list, _, _ = strings.Cut(list, ";")
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list, -1) {
+		named[m[1]] = true
+	}
+	entries, err := os.ReadDir(filepath.Join(payloads, "PreToolUse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".json")
+		if !named[name] {
+			t.Errorf("fixture PreToolUse/%s is missing from the README's list", name)
+		}
+		delete(named, name)
+	}
+	for name := range named {
+		t.Errorf("the README lists PreToolUse/%s, which testdata/payloads does not have", name)
+	}
 }
