@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -163,49 +164,78 @@ func cmdIsold(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// TestWorktreeCreateInterrupted sends a real SIGINT to the compiled binary
-// during the bootstrap: the bootstrap's process group is stopped and
-// everything the create made is removed.
+// TestWorktreeCreateInterrupted sends a real SIGINT or SIGTERM to the
+// compiled binary during the bootstrap: the bootstrap's process group is
+// stopped and everything the create made is removed. SIGINT is Mage's (it
+// cancels the target and exits 5 s later), SIGTERM the create's own
+// handler's (Mage has none, and the process would die with the worktree
+// made). A child of the bootstrap that ignores SIGTERM is killed with the
+// group once its leader has stopped, and the cleanup still ends inside
+// Mage's window. The signal is sent once the bootstrap has said it runs.
 func TestWorktreeCreateInterrupted(t *testing.T) {
 	bin := filepath.Join(binaries(t), "magehook")
-	root := gittest.MageRepo(t, `
+	plain := `
 	os.WriteFile(os.Getenv("MAIN")+"/started.marker", nil, 0o644)
 	time.Sleep(60 * time.Second)
-	return nil`)
-	cmd := exec.Command(bin, "worktree:create", "slow/one")
-	cmd.Dir = root
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(root, "started.marker")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the bootstrap never started:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if err == nil {
-		t.Fatalf("an interrupted create exited 0:\n%s", stderr.String())
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("stdout %q: an interrupted create prints no path", stdout.String())
-	}
-	if !strings.Contains(stderr.String(), "everything the create made was removed") {
-		t.Errorf("stderr:\n%s", stderr.String())
-	}
-	if b := gittest.Git(t, root, "branch", "--list", "slow/one"); b != "" {
-		t.Errorf("branch left: %q", b)
-	}
-	if entries, _ := os.ReadDir(filepath.Join(root, ".claude", "worktrees")); len(entries) > 0 {
-		t.Errorf("left under the base: %v", entries)
+	return nil`
+	stubborn := `
+	return exec.Command("sh", "-c", "trap '' TERM; : > \"$MAIN/started.marker\"; sleep 60").Run()`
+	for _, c := range []struct {
+		name      string
+		bootstrap string
+		sig       syscall.Signal
+	}{
+		{"SIGINT, Mage's", plain, syscall.SIGINT},
+		{"SIGTERM, the create's own handler's", plain, syscall.SIGTERM},
+		{"SIGINT to a bootstrap whose child ignores SIGTERM", stubborn, syscall.SIGINT},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := gittest.MageRepo(t, c.bootstrap)
+			cmd := exec.Command(bin, "worktree:create", "slow/one")
+			cmd.Dir = root
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				if _, err := os.Stat(filepath.Join(root, "started.marker")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the bootstrap never started:\n%s", stderr.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			sent := time.Now()
+			cmd.Process.Signal(c.sig)
+			err := cmd.Wait()
+			t.Logf("exited %v after the signal", time.Since(sent).Round(time.Millisecond))
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+				t.Fatalf("an interrupted create exited %v, want exit status 1:\n%s", err, stderr.String())
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q: an interrupted create prints no path", stdout.String())
+			}
+			if !strings.Contains(stderr.String(), "magehook: interrupted: removing what the create of slow/one made") {
+				t.Errorf("stderr does not say the create is cleaning up:\n%s", stderr.String())
+			}
+			if !regexp.MustCompile(`(?m)^Error: worktree slow/one: .*; everything the create made was removed$`).MatchString(stderr.String()) {
+				t.Errorf("stderr has no one-line Error: saying what was removed:\n%s", stderr.String())
+			}
+			if strings.Contains(stderr.String(), "cleanup timeout exceeded") {
+				t.Errorf("the cleanup did not fit in Mage's window:\n%s", stderr.String())
+			}
+			if b := gittest.Git(t, root, "branch", "--list", "slow/one"); b != "" {
+				t.Errorf("branch left: %q", b)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(root, ".claude", "worktrees")); len(entries) > 0 {
+				t.Errorf("left under the base: %v", entries)
+			}
+		})
 	}
 }
 

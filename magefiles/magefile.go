@@ -23,8 +23,8 @@ import (
 )
 
 // Build compiles the hook binary into bin/magehook (same as hook:build).
-func Build(ctx context.Context) {
-	targets.Hook{}.Build(ctx)
+func Build(ctx context.Context) error {
+	return targets.Hook{}.Build(ctx)
 }
 
 // Test runs the test suite: go test ./...

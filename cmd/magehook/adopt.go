@@ -431,8 +431,8 @@ import (
 // Bootstrap prepares a new worktree: worktree:create (and Claude Code's
 // WorktreeCreate) runs it inside every worktree it makes. It builds the
 // worktree's own hook binary.
-func Bootstrap(ctx context.Context) {
-	targets.Hook{}.Build(ctx)
+func Bootstrap(ctx context.Context) error {
+	return targets.Hook{}.Build(ctx)
 }
 `
 

@@ -7,7 +7,7 @@
 // harness sent: field names and shapes change between versions, and a
 // test built from memory proves nothing (seed 002, #1839). This observer
 // keeps the last payload of every event per session, secrets redacted, and
-// `hook:last [event]` prints it in a form `hook:replay` takes.
+// `hook:last [-event=Event]` prints it in a form `hook:replay` takes.
 //
 // # HOW IT WORKS
 //
@@ -23,7 +23,7 @@
 //     renamed over it, so a reader never sees half a payload). When a new
 //     session's directory is made, only the Keep most recent sessions are
 //     kept.
-//  4. `hook:last [event] [-session=id]` prints the newest stored payload
+//  4. `hook:last [-event=Event] [-session=id]` prints the newest stored payload
 //     of the event (or of any event) to stdout, for `hook:replay`.
 //
 // # EXIT CODES
@@ -209,16 +209,26 @@ func prune(base string) {
 // ErrNone is Find's error when no payload is stored.
 var ErrNone = errors.New("no payload stored")
 
-// Find returns the newest stored payload of event ("" for any event),
-// from session ("" for any session), under the state directory.
-func Find(state, event, session string) (string, error) {
+// CheckQuery reports what is wrong with an event name or a session id
+// given to Find ("" is any), or nil: hook:last checks its arguments before
+// it reads the configuration.
+func CheckQuery(event, session string) error {
 	if event != "" {
 		if _, ok := hook.Lookup(event); !ok {
-			return "", fmt.Errorf("unknown event %q; name one of hook:list's events, e.g. PreToolUse", event)
+			return fmt.Errorf("unknown event %q; name one of hook:list's events, e.g. PreToolUse", event)
 		}
 	}
 	if session != "" && !toolingrc.IsToken(session) {
-		return "", fmt.Errorf("%q is not a session id", session)
+		return fmt.Errorf("%q is not a session id", session)
+	}
+	return nil
+}
+
+// Find returns the newest stored payload of event ("" for any event),
+// from session ("" for any session), under the state directory.
+func Find(state, event, session string) (string, error) {
+	if err := CheckQuery(event, session); err != nil {
+		return "", err
 	}
 	pattern := filepath.Join(state, dirName, orStar(session), orStar(event)+".json")
 	matches, _ := filepath.Glob(pattern)

@@ -2,10 +2,9 @@ package targets
 
 import (
 	"context"
-	"os"
+	"fmt"
 
 	"github.com/magehook/magehook/pkg/doctor"
-	"github.com/magehook/magehook/pkg/hook"
 )
 
 // Doctor checks that what runs is what is declared: .toolingrc, git and go,
@@ -19,20 +18,29 @@ import (
 // magehook writes; -fix skips the pending commit of a library clone
 // stopped in a rebase when it only adds a session page with no
 // observation.
-func Doctor(ctx context.Context, json *bool, startup *bool, fix *bool) {
-	r := doctor.Run(ctx, doctor.Options{Start: startDir(), Handlers: handlers(), SkipStartup: startup != nil && !*startup,
-		Fix: fix != nil && *fix, FixLog: os.Stderr})
-	if json != nil && *json {
-		if err := doctor.WriteJSON(os.Stdout, r); err != nil {
-			fail(hook.ExitFail, err)
+func Doctor(ctx context.Context,
+	json *bool, // one JSON document instead of lines
+	startup *bool, // false skips the start-up measure
+	fix *bool, // settle a library clone stopped in a rebase
+) error {
+	return osWorld().doctor(ctx, derefBool(json), startup == nil || *startup, derefBool(fix))
+}
+
+func (w world) doctor(ctx context.Context, asJSON, startup, fix bool) error {
+	r := doctor.Run(ctx, doctor.Options{Start: w.start(), Handlers: handlers(), SkipStartup: !startup,
+		Home: w.getenv("HOME"), Getenv: w.getenv, Fix: fix, FixLog: w.stderr})
+	if asJSON {
+		if err := doctor.WriteJSON(w.stdout, r); err != nil {
+			return failure(err)
 		}
 	} else {
-		doctor.WriteText(os.Stdout, r)
+		doctor.WriteText(w.stdout, r)
 	}
-	if os.Getenv("GITHUB_ACTIONS") == "true" {
-		doctor.WriteAnnotations(os.Stdout, r, r.Root)
+	if w.getenv("GITHUB_ACTIONS") == "true" {
+		doctor.WriteAnnotations(w.stdout, r, r.Root)
 	}
-	if r.Problems() > 0 {
-		os.Exit(hook.ExitFail)
+	if n := r.Problems(); n > 0 {
+		return failure(fmt.Errorf("doctor: %s; each problem line above says what to fix", plural(n, "problem")))
 	}
+	return nil
 }

@@ -57,7 +57,8 @@ func earlyCall(args []string, getenv func(string) string) (hook.Event, string, b
 	ev, ok := hook.LookupTarget(args[1][len("hook:"):])
 	if !ok || ev.Lifecycle {
 		// The session and worktree events create worktrees and clone
-		// libraries: they keep Mage's cancellation on SIGINT.
+		// libraries: they keep Mage's cancellation on SIGINT, and its
+		// 5 s window for the cleanup (pkg/worktree/create.go).
 		return hook.Event{}, "", false
 	}
 	harness := ""

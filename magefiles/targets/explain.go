@@ -1,11 +1,9 @@
 package targets
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/magehook/magehook/hooks/branchguard"
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -14,18 +12,23 @@ import (
 // and effect on refs, the files it writes, and which rule decides
 // (-cwd=dir: where it runs, default the current directory; -harness=name:
 // the words of the reason).
-func (Hook) Explain(command string, cwd, harness *string) {
-	dir := deref(cwd)
+func (Hook) Explain(command string,
+	cwd *string, // where the command runs (default: here)
+	harness *string, // whose words the reason takes
+) error {
+	return osWorld().explain(command, deref(cwd), deref(harness))
+}
+
+func (w world) explain(command, cwd, harness string) error {
+	dir := cwd
 	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			fail(hook.ExitFail, err)
-		}
-		dir = wd
+		dir = w.dir
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(w.dir, dir)
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		fail(hook.ExitBlock, err)
+		return failure(err)
 	}
 	protect := []string{"main", "master"}
 	if cfg, err := toolingrc.Discover(dir); err == nil {
@@ -33,8 +36,9 @@ func (Hook) Explain(command string, cwd, harness *string) {
 			protect = v.Values
 		}
 	}
-	in := branchguard.Input{Command: command, Dir: dir, Home: os.Getenv("HOME"), Getenv: os.Getenv, Protect: protect}
-	if err := branchguard.Explain(os.Stdout, in, deref(harness)); err != nil {
-		fail(hook.ExitFail, err)
+	in := branchguard.Input{Command: command, Dir: dir, Home: w.getenv("HOME"), Getenv: w.getenv, Protect: protect}
+	if err := branchguard.Explain(w.stdout, in, harness); err != nil {
+		return failure(err)
 	}
+	return nil
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 
 	"github.com/magefile/mage/mg"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -21,28 +20,38 @@ type Git mg.Namespace
 // configuration) or with commit.conventional yes in .toolingrc, refuses a
 // subject that is not a Conventional Commit, with commitlint when it is
 // installed (exit 1, the reason on stderr).
-func (Git) CommitMsg(ctx context.Context, file string) {
-	conventional, root := "", "."
-	if cfg, err := toolingrc.Discover(startDir()); err == nil {
+func (Git) CommitMsg(ctx context.Context, file string) error {
+	return osWorld().commitMsg(ctx, file)
+}
+
+func (w world) commitMsg(ctx context.Context, file string) error {
+	conventional, root := "", ""
+	if cfg, err := toolingrc.Discover(w.start()); err == nil {
 		root = cfg.Root()
 		if _, _, set := cfg.Lookup(toolingrc.KeyCommitConventional); set {
 			v, err := cfg.Get(toolingrc.KeyCommitConventional)
 			if err != nil {
-				fail(hook.ExitConfig, err)
+				return configErr(err)
 			}
 			conventional = v.String()
 		}
 	} else {
 		var cerr *toolingrc.Error
 		if !errors.As(err, &cerr) {
-			fail(hook.ExitConfig, err)
+			return configErr(err)
 		}
 	}
-	if wd, err := os.Getwd(); err == nil && root == "." {
-		root = wd // git runs the hook at the top of the work tree
+	if root == "" {
+		root = w.dir // git runs the hook at the top of the work tree
+		if wd, err := w.wd(); err == nil {
+			root = wd
+		}
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(w.dir, file)
 	}
 	if err := commitmsg.Check(ctx, file, root, conventional); err != nil {
-		fmt.Fprintln(os.Stderr, "magehook: commit-msg:", err)
-		os.Exit(hook.ExitFail)
+		return failure(fmt.Errorf("commit-msg: %w", err))
 	}
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitignore"
@@ -13,20 +12,21 @@ import (
 
 // ensureIgnored is hook:install's .gitignore step: the checkout ignores
 // the hook binary, the state directory, the library clone and the
-// worktree base. With dryRun it prints the diff it would apply.
-func ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
+// worktree base. With dryRun it prints the diff it would apply. It never
+// fails the install: the entries are written by then.
+func (w world) ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
 	out, err := gitignore.Ensure(ctx, cfg, dryRun)
 	switch {
 	case errors.Is(err, gitignore.ErrNotGit):
-		fmt.Fprintf(os.Stderr, "magehook: %v; no .gitignore written\n", err)
+		fmt.Fprintf(w.stderr, "magehook: %v; no .gitignore written\n", err)
 	case err != nil:
-		// The entries are written: a .gitignore that cannot be
-		// updated is said, and the doctor keeps reporting it.
-		fmt.Fprintf(os.Stderr, "magehook: warning: %v; no .gitignore written\n", err)
+		// A .gitignore that cannot be updated is said, and the doctor
+		// keeps reporting it.
+		fmt.Fprintf(w.stderr, "magehook: warning: %v; no .gitignore written\n", err)
 	case len(out.Added) == 0:
 	case dryRun:
-		fmt.Print(out.Diff)
+		fmt.Fprint(w.stdout, out.Diff)
 	default:
-		fmt.Fprintf(os.Stderr, "magehook: %s now ignores %s\n", out.File, strings.Join(out.Added, ", "))
+		fmt.Fprintf(w.stderr, "magehook: %s now ignores %s\n", out.File, strings.Join(out.Added, ", "))
 	}
 }

@@ -1,49 +1,45 @@
 package targets
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/magehook/magehook/hooks/lastpayload"
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // Last prints the newest payload the lastpayload handler kept, of the
-// event named after the target (hook:last PreToolUse) or of any event,
-// from -session or any session: redacted JSON that hook:replay takes.
-func (Hook) Last(session *string) {
-	extra := hook.ExtraArgs(os.Args, "hook:last")
-	if len(extra) > 1 {
-		fail(hook.ExitBlock, fmt.Errorf("hook:last takes at most one event name, got %q", strings.Join(extra, " ")))
+// event -event names (hook:last -event=PreToolUse) or of any event, from
+// -session or any session: redacted JSON that hook:replay takes. Exit 1
+// when none is stored, 2 for an event or session of the wrong shape.
+func (Hook) Last(
+	event *string, // the event (default: any)
+	session *string, // the session id (default: any)
+) error {
+	return osWorld().last(deref(event), deref(session))
+}
+
+func (w world) last(event, session string) error {
+	if err := lastpayload.CheckQuery(event, session); err != nil {
+		return usage(err)
 	}
-	event := ""
-	if len(extra) == 1 {
-		event = extra[0]
-	}
-	cfg, err := toolingrc.Discover(startDir())
+	cfg, err := toolingrc.Discover(w.start())
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	state, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
-	path, err := lastpayload.Find(state.Abs(), event, deref(session))
+	path, err := lastpayload.Find(state.Abs(), event, session)
 	if err != nil {
-		code := hook.ExitBlock // a bad event name or session id
-		if errors.Is(err, lastpayload.ErrNone) {
-			code = hook.ExitFail
-		}
-		fail(code, err)
+		return failure(err) // lastpayload.ErrNone: nothing stored
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fail(hook.ExitFail, err)
+		return failure(err)
 	}
-	fmt.Fprintln(os.Stderr, "magehook: "+path)
-	os.Stdout.Write(data)
-	os.Exit(hook.ExitOK) // the event name is not a target for Mage to run next
+	fmt.Fprintln(w.stderr, "magehook: "+path)
+	_, err = w.stdout.Write(data)
+	return failure(err)
 }

@@ -2,8 +2,8 @@ package targets
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/magehook/magehook/pkg/confined"
@@ -18,29 +18,37 @@ import (
 // undeclared hooks kept. Writes nothing; exit 0 when converged, 3 on
 // drift, 1 when a file cannot be read. -prune also removes undeclared
 // hooks; -json prints one versioned document.
-func (Hook) Plan(source string, runtime *string, prune *bool, json *bool) {
-	reconcile(source, runtime, prune, json, false)
+func (Hook) Plan(source string,
+	runtime *string, // the runtime file (default ~/.claude/settings.json)
+	prune *bool, // also remove undeclared hooks
+	json *bool, // one versioned JSON document
+) error {
+	return osWorld().reconcile(source, deref(runtime), derefBool(prune), derefBool(json), false)
 }
 
 // Apply converges the runtime settings file (-runtime, default
 // ~/.claude/settings.json) on the declared settings file source: only its
 // hooks change, after a backup. A converged file is not written. -prune
 // also removes undeclared hooks; -json prints one versioned document.
-func (Hook) Apply(source string, runtime *string, prune *bool, json *bool) {
-	reconcile(source, runtime, prune, json, true)
+func (Hook) Apply(source string,
+	runtime *string, // the runtime file (default ~/.claude/settings.json)
+	prune *bool, // also remove undeclared hooks
+	json *bool, // one versioned JSON document
+) error {
+	return osWorld().reconcile(source, deref(runtime), derefBool(prune), derefBool(json), true)
 }
 
-func reconcile(source string, runtime *string, prune, asJSON *bool, apply bool) {
-	r := settings.Reconciler{Source: source, Runtime: deref(runtime), Prune: prune != nil && *prune}
-	if r.Runtime == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			fail(hook.ExitFail, fmt.Errorf("no home directory for the default runtime file; pass -runtime: %w", err))
+func (w world) reconcile(source, runtime string, prune, asJSON, apply bool) error {
+	r := settings.Reconciler{Source: w.abs(source), Runtime: w.abs(runtime), Prune: prune}
+	if runtime == "" {
+		home := w.getenv("HOME")
+		if home == "" {
+			return failure(errors.New("no home directory (HOME is unset) for the default runtime file ~/.claude/settings.json; pass -runtime=<file>"))
 		}
 		r.Runtime = settings.User.Path("", home)
 	}
 	r.BackupDir = filepath.Join(filepath.Dir(r.Runtime), "backups", "settings")
-	if cfg, err := toolingrc.Discover(startDir()); err == nil {
+	if cfg, err := toolingrc.Discover(w.start()); err == nil {
 		// Resolved and confined, as every write below the state dir.
 		if state, err := hook.StateDir(cfg); err == nil {
 			if dir, err := confined.Dir(state, "backups"); err == nil {
@@ -62,11 +70,10 @@ func reconcile(source string, runtime *string, prune, asJSON *bool, apply bool) 
 		if apply {
 			verb = "apply"
 		}
-		fmt.Fprintf(os.Stderr, "magehook: error: %v; the runtime file was left alone: fix it, then run mage hook:%s %s again\n", err, verb, source)
-		os.Exit(hook.ExitFail)
+		return failure(fmt.Errorf("%w; the runtime file was left alone: fix it, then run mage hook:%s %s again", err, verb, source))
 	}
 	settings.SortChanges(plan.Changes)
-	if asJSON != nil && *asJSON {
+	if asJSON {
 		doc := struct {
 			Schema    string            `json:"schema"`
 			Source    string            `json:"source"`
@@ -78,18 +85,21 @@ func reconcile(source string, runtime *string, prune, asJSON *bool, apply bool) 
 		if doc.Changes == nil {
 			doc.Changes = []settings.Change{}
 		}
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(w.stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(doc)
+		if err := enc.Encode(doc); err != nil {
+			return failure(err)
+		}
 	} else {
 		for _, c := range plan.Changes {
-			fmt.Println(c)
+			fmt.Fprintln(w.stdout, c)
 		}
 		if plan.Converged() {
-			fmt.Println("converged")
+			fmt.Fprintln(w.stdout, "converged")
 		}
 	}
 	if !apply && !plan.Converged() {
-		os.Exit(hook.ExitConfig)
+		return configErr(fmt.Errorf("%s differs from %s (the lines above); go tool mage hook:apply %s converges it", r.Runtime, source, source))
 	}
+	return nil
 }

@@ -27,50 +27,74 @@ import (
 // the library and the worktrees, so without -lifecycle they are replayed
 // in-process with the enabled handlers only. -check prints the decision
 // line alone, for scripts.
-func (Hook) Replay(ctx context.Context, input string, event, tool, command, file *string, lifecycle, check *bool) {
-	data, name, err := replayPayload(input, deref(event), deref(tool), deref(command), deref(file))
+func (Hook) Replay(ctx context.Context, input string,
+	event *string, // the event (default: the payload's hook_event_name)
+	tool *string, // a built payload's tool_name
+	command *string, // a built payload's tool_input.command
+	file *string, // a built payload's tool_input.file_path
+	lifecycle *bool, // run session and worktree events with the lifecycle
+	check *bool, // print the decision line alone
+) error {
+	return osWorld().replay(ctx, replayArgs{input: input, event: deref(event), tool: deref(tool), command: deref(command),
+		file: deref(file), lifecycle: derefBool(lifecycle), check: derefBool(check)})
+}
+
+// replayArgs are hook:replay's arguments.
+type replayArgs struct {
+	input, event, tool, command, file string
+	lifecycle, check                  bool
+}
+
+func (w world) replay(ctx context.Context, a replayArgs) error {
+	data, name, err := w.replayPayload(a.input, a.event, a.tool, a.command, a.file)
 	if err != nil {
-		fail(hook.ExitBlock, err)
+		return usage(err)
 	}
 	ev, ok := hook.Lookup(name)
 	if !ok {
-		fail(hook.ExitBlock, fmt.Errorf("unknown event %q", name))
+		return usage(fmt.Errorf("unknown event %q", name))
 	}
 	var r hook.Replay
-	if ev.Lifecycle && !derefBool(lifecycle) {
+	if ev.Lifecycle && !a.lifecycle {
 		r = hook.RunReplay(ctx, &hook.Dispatcher{Handlers: handlers()}, name, data)
 		r.Notes = append(r.Notes, "replayed in-process without the lifecycle (pass -lifecycle to run the installed binary with it)")
 	} else {
-		bin, err := replayBinary(ctx)
+		bin, err := w.replayBinary(ctx)
 		if err != nil {
-			fail(hook.ExitFail, err)
+			return failure(err)
 		}
 		cmd := exec.CommandContext(ctx, bin, "hook:"+ev.Target)
 		var stdout, stderr bytes.Buffer
+		cmd.Dir = w.dir
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
 		cmd.Env = append(os.Environ(), hook.TraceEnv+"=1")
 		code := 0
 		if err := cmd.Run(); err != nil {
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) {
-				fail(hook.ExitFail, fmt.Errorf("run %s: %w", bin, err))
+				return failure(fmt.Errorf("run %s: %w", bin, err))
 			}
 			code = exit.ExitCode()
 		}
 		r = hook.Interpret(name, code, stdout.String(), stderr.String())
 	}
-	if derefBool(check) {
-		fmt.Printf("%s %s exit %d\n", r.Event, r.Decision, r.Code)
+	if a.check {
+		fmt.Fprintf(w.stdout, "%s %s exit %d\n", r.Event, r.Decision, r.Code)
 	} else {
-		r.Write(os.Stdout)
+		r.Write(w.stdout)
 	}
-	os.Exit(r.Code)
+	if r.Code != hook.ExitOK {
+		// The code the harness would see, said once more where scripts
+		// and Mage read it.
+		return &exitError{code: r.Code, err: fmt.Errorf("hook:replay: %s %s: the harness sees exit %d", r.Event, r.Decision, r.Code)}
+	}
+	return nil
 }
 
 // replayBinary is the checkout's installed hook binary, with a warning on
 // stderr when it is older than the sources.
-func replayBinary(ctx context.Context) (string, error) {
-	cfg, err := toolingrc.Discover(startDir())
+func (w world) replayBinary(ctx context.Context) (string, error) {
+	cfg, err := toolingrc.Discover(w.start())
 	if err != nil {
 		return "", err
 	}
@@ -86,7 +110,7 @@ func replayBinary(ctx context.Context) (string, error) {
 		want, werr := buildinfo.SourceHash(ctx, cfg.Root())
 		built, berr := buildinfo.BinarySource(bin)
 		if werr == nil && berr == nil && want != built {
-			fmt.Fprintf(os.Stderr, "magehook: %s is stale (built from %s, the sources are %s): replaying what the harness runs today; go tool mage hook:build refreshes it\n", bin, built, want)
+			fmt.Fprintf(w.stderr, "magehook: %s is stale (built from %s, the sources are %s): replaying what the harness runs today; go tool mage hook:build refreshes it\n", bin, built, want)
 		}
 	}
 	return bin, nil
@@ -94,8 +118,8 @@ func replayBinary(ctx context.Context) (string, error) {
 
 // replayPayload reads the payload file, or builds one for the event the
 // argument names when no such file exists.
-func replayPayload(arg, event, tool, command, path string) ([]byte, string, error) {
-	data, err := os.ReadFile(arg)
+func (w world) replayPayload(arg, event, tool, command, path string) ([]byte, string, error) {
+	data, err := os.ReadFile(w.abs(arg))
 	if err == nil {
 		name := event
 		if name == "" {
@@ -110,7 +134,7 @@ func replayPayload(arg, event, tool, command, path string) ([]byte, string, erro
 	if _, known := hook.Lookup(arg); !known {
 		return nil, "", fmt.Errorf("%s is neither a payload file (%v) nor an event name (hook:replay PreToolUse -tool=Bash -command='git push')", arg, err)
 	}
-	cwd, err := os.Getwd()
+	cwd, err := w.wd()
 	if err != nil {
 		return nil, "", err
 	}
@@ -136,5 +160,3 @@ func replayPayload(arg, event, tool, command, path string) ([]byte, string, erro
 	data, err = json.Marshal(obj)
 	return data, arg, err
 }
-
-func derefBool(b *bool) bool { return b != nil && *b }

@@ -11,7 +11,6 @@ import (
 	"github.com/magehook/magehook/hooks/commitmsg"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	harnesspkg "github.com/magehook/magehook/pkg/harness"
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/settings"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -27,29 +26,47 @@ import (
 // existing one. The checkout's .gitignore gets a line for each of the
 // binary, the state directory, the library clone and the worktree base
 // that git does not ignore yet (shown in -dryrun).
-func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
-	ins := installers(scope, dryrun, harness)
+func (Hook) Install(ctx context.Context,
+	scope *string, // project (default), local or user
+	dryrun *bool, // print the diff, write nothing
+	githook *bool, // also install git's commit-msg hook
+	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+) error {
+	return osWorld().install(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
+}
+
+// installArgs are the options hook:install and hook:uninstall share.
+type installArgs struct {
+	scope, harness  string
+	dryRun, githook bool
+}
+
+func (w world) install(ctx context.Context, a installArgs) error {
+	ins, err := w.installers(a)
+	if err != nil {
+		return err
+	}
 	cfg := ins[0].Config
-	warnUnknown(cfg)
+	w.warnUnknown(cfg)
 	root := cfg.Root()
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	switch {
-	case ins[0].DryRun:
+	case a.dryRun:
 	case buildinfo.HasMagefiles(root):
-		fmt.Fprintf(os.Stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
-		if err := buildinfo.Build(ctx, root, bin.Abs(), os.Stderr); err != nil {
-			fail(hook.ExitFail, err)
+		fmt.Fprintf(w.stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
+		if err := buildinfo.Build(ctx, root, bin.Abs(), w.stderr); err != nil {
+			return failure(err)
 		}
-		fmt.Fprintf(os.Stderr, "magehook: built %s\n", bin.Abs())
+		fmt.Fprintf(w.stderr, "magehook: built %s\n", bin.Abs())
 	default:
 		if _, err := os.Stat(bin.Abs()); err != nil {
-			fmt.Fprintf(os.Stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
+			fmt.Fprintf(w.stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
 		}
 	}
-	if len(ins) > 1 && !ins[0].DryRun {
+	if len(ins) > 1 && !a.dryRun {
 		// -harness=all: every file is checked before any is written, so a
 		// refused file leaves all of them as they were.
 		refused := 0
@@ -57,127 +74,149 @@ func (Hook) Install(ctx context.Context, scope *string, dryrun *bool, githook *b
 			check := in
 			check.DryRun = true
 			if _, err := check.Install(); err != nil {
-				fmt.Fprintf(os.Stderr, "magehook: %v\n", err)
+				fmt.Fprintf(w.stderr, "magehook: %v\n", err)
 				refused++
 			}
 		}
 		if refused > 0 {
-			fail(hook.ExitFail, fmt.Errorf("%d of %d files refused; nothing was written", refused, len(ins)))
+			return failure(fmt.Errorf("%d of %d files refused (above); nothing was written: fix them, then run hook:install again", refused, len(ins)))
 		}
 	}
 	var wrote []string
 	for _, in := range ins {
 		out, err := in.Install()
-		report(out, err, in.DryRun)
+		if err := w.report(out, err, in.DryRun); err != nil {
+			return err
+		}
 		if out.Changed && !in.DryRun {
 			wrote = append(wrote, out.Target)
 			if in.Harness != nil && in.Harness.Review != "" {
-				fmt.Fprintln(os.Stderr, "magehook: "+in.Harness.Review)
+				fmt.Fprintln(w.stderr, "magehook: "+in.Harness.Review)
 			}
 		}
 	}
-	if len(ins) > 1 && !ins[0].DryRun {
+	if len(ins) > 1 && !a.dryRun {
 		if len(wrote) == 0 {
-			fmt.Fprintln(os.Stderr, "magehook: every file was up to date; nothing was written")
+			fmt.Fprintln(w.stderr, "magehook: every file was up to date; nothing was written")
 		} else {
-			fmt.Fprintf(os.Stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
+			fmt.Fprintf(w.stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
 		}
 	}
-	ensureIgnored(ctx, cfg, ins[0].DryRun)
-	if !ins[0].DryRun {
-		defer fmt.Fprintln(os.Stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	w.ensureIgnored(ctx, cfg, a.dryRun)
+	if a.dryRun {
+		return nil
 	}
-	if githook != nil && *githook && !ins[0].DryRun {
+	if a.githook {
 		path, changed, err := commitmsg.Install(ctx, root, bin.Abs())
 		if err != nil {
-			fail(hook.ExitFail, err)
+			return failure(err)
 		}
 		if changed {
-			fmt.Fprintf(os.Stderr, "magehook: wrote the commit-msg hook %s\n", path)
+			fmt.Fprintf(w.stderr, "magehook: wrote the commit-msg hook %s\n", path)
 		}
 	}
+	fmt.Fprintln(w.stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	return nil
 }
 
 // Uninstall removes this checkout's hook entries from the agent's
 // configuration, and the groups and event keys that leaves empty;
 // everything else stays. Takes -scope, -harness, -dryrun and -githook as
 // install does.
-func (Hook) Uninstall(ctx context.Context, scope *string, dryrun *bool, githook *bool, harness *string) {
-	ins := installers(scope, dryrun, harness)
-	for _, in := range ins {
-		out, err := in.Uninstall()
-		report(out, err, in.DryRun)
-	}
-	if githook != nil && *githook && !ins[0].DryRun {
-		if _, _, err := commitmsg.Uninstall(ctx, ins[0].Config.Root()); err != nil {
-			fail(hook.ExitFail, err)
-		}
-	}
+func (Hook) Uninstall(ctx context.Context,
+	scope *string, // project (default), local or user
+	dryrun *bool, // print the diff, write nothing
+	githook *bool, // also remove git's commit-msg hook
+	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+) error {
+	return osWorld().uninstall(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
 }
 
-// installers resolves the options: one installer per harness named.
-func installers(scope *string, dryrun *bool, harness *string) []settings.Installer {
-	hs0 := checkedHandlers()
-	cfg, err := toolingrc.Discover(startDir())
+func (w world) uninstall(ctx context.Context, a installArgs) error {
+	ins, err := w.installers(a)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return err
 	}
-	s, err := settings.ParseScope(deref(scope))
+	for _, in := range ins {
+		out, err := in.Uninstall()
+		if err := w.report(out, err, in.DryRun); err != nil {
+			return err
+		}
+	}
+	if a.githook && !a.dryRun {
+		if _, _, err := commitmsg.Uninstall(ctx, ins[0].Config.Root()); err != nil {
+			return failure(err)
+		}
+	}
+	return nil
+}
+
+// installers resolves the options: one installer per harness named. The
+// arguments are checked before the configuration is read, so a command
+// line of the wrong shape is a usage error wherever it runs
+// (CLI-CHECKOUT-3).
+func (w world) installers(a installArgs) ([]settings.Installer, error) {
+	s, err := settings.ParseScope(a.scope)
 	if err != nil {
-		fail(hook.ExitBlock, err)
+		return nil, usage(err)
 	}
 	var hs []*harnesspkg.Harness
-	switch name := deref(harness); name {
+	switch a.harness {
 	case "all":
 		hs = harnesspkg.All()
 	default:
-		h, ok := harnesspkg.Lookup(name)
+		h, ok := harnesspkg.Lookup(a.harness)
 		if !ok {
-			fail(hook.ExitBlock, fmt.Errorf("unknown harness %q; use %s or all", name, strings.Join(harnesspkg.Names(), ", ")))
+			return nil, usage(fmt.Errorf("unknown harness %q; use %s or all", a.harness, strings.Join(harnesspkg.Names(), ", ")))
 		}
 		hs = []*harnesspkg.Harness{h}
 	}
-	var out []settings.Installer
 	for _, h := range hs {
 		if !h.IsClaude() && s != settings.Project {
-			fail(hook.ExitBlock, fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s)", s, h.Name, settings.HarnessFile(h)))
+			return nil, usage(fmt.Errorf("-scope=%s is Claude Code's; %s has one project file (%s): drop -scope or use -harness=claude", s, h.Name, settings.HarnessFile(h)))
 		}
-		out = append(out, settings.Installer{Config: cfg, Handlers: hs0, Scope: s, Harness: h, DryRun: dryrun != nil && *dryrun})
 	}
-	return out
+	handlers, err := checkedHandlers()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := toolingrc.Discover(w.start())
+	if err != nil {
+		return nil, configErr(err)
+	}
+	var out []settings.Installer
+	for _, h := range hs {
+		out = append(out, settings.Installer{Config: cfg, Handlers: handlers, Scope: s, Harness: h, DryRun: a.dryRun})
+	}
+	return out, nil
 }
 
-func report(out settings.Outcome, err error, dryRun bool) {
+// report says what an install or uninstall did to one file, or returns
+// its error: 3 for the configuration, 1 otherwise.
+func (w world) report(out settings.Outcome, err error, dryRun bool) error {
 	if err != nil {
-		code := hook.ExitFail
 		var cerr *toolingrc.Error
 		if errors.As(err, &cerr) {
-			code = hook.ExitConfig
+			return configErr(err)
 		}
-		fail(code, err)
+		return failure(err)
 	}
 	switch {
 	case dryRun && out.Reformatted && out.Diff == "":
-		fmt.Fprintf(os.Stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
+		fmt.Fprintf(w.stderr, "magehook: %s: no hook changes; install would only re-sort its keys (install writes keys sorted, two-space indented)\n", out.Target)
 	case dryRun && out.Changed:
 		if out.Reformatted {
-			fmt.Fprintf(os.Stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
+			fmt.Fprintf(w.stderr, "magehook: %s: install would also re-sort its keys (install writes keys sorted, two-space indented); the diff shows the change from the re-sorted file\n", out.Target)
 		}
-		fmt.Print(out.Diff)
+		fmt.Fprint(w.stdout, out.Diff)
 	case !out.Changed:
-		fmt.Fprintf(os.Stderr, "magehook: %s is up to date\n", out.Target)
+		fmt.Fprintf(w.stderr, "magehook: %s is up to date\n", out.Target)
 	default:
-		fmt.Fprintf(os.Stderr, "magehook: wrote %s", out.Target)
+		fmt.Fprintf(w.stderr, "magehook: wrote %s", out.Target)
 		if out.Backup != "" {
-			fmt.Fprintf(os.Stderr, " (previous version kept in %s)", out.Backup)
+			fmt.Fprintf(w.stderr, " (previous version kept in %s)", out.Backup)
 		}
-		fmt.Fprintln(os.Stderr)
+		fmt.Fprintln(w.stderr)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+	return nil
 }

@@ -4,10 +4,18 @@
 //	//mage:import
 //	_ "github.com/magehook/magehook/magefiles/targets"
 //
-// The targets are thin: they read arguments, call pkg/, and turn the result
-// into an exit code. Each hook:<event> target answers one Claude Code event
-// and sets the process's exit code itself, message first, so that Mage's
-// own error printing never reaches the harness.
+// The operator targets are thin: each reads its arguments and calls one
+// function that takes its world (working directory, environment, streams:
+// a world value) and returns an error carrying its exit code, as
+// mg.Fatal's errors do. Mage's generated main is the one place that reads
+// it: it prints "Error: <message>" on stderr and exits with the error's
+// ExitStatus (README's table: 1 failure, 2 usage, 3 configuration). A
+// magefile that calls a target (a Bootstrap calling Hook{}.Build) gets the
+// error back instead of a process that ends under it.
+//
+// Each hook:<event> target answers one agent event and sets the process's
+// exit code itself, message first, so that Mage's own error printing never
+// reaches the harness and the hot path pays for nothing more.
 package targets
 
 import (
@@ -39,12 +47,12 @@ func handlers() []hook.Handler { return append(hooks.All(), Local...) }
 // checkedHandlers is handlers() after the whole set (builtin ones included)
 // is validated: install and list refuse a set that cannot work, naming the
 // handler (exit 3), as dispatch does.
-func checkedHandlers() []hook.Handler {
+func checkedHandlers() ([]hook.Handler, error) {
 	hs := handlers()
 	if err := hook.ValidateSet(hs, lifecycleHandlers()); err != nil {
-		fail(hook.ExitConfig, err)
+		return nil, configErr(err)
 	}
-	return hs
+	return hs, nil
 }
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
@@ -67,11 +75,16 @@ func hookSet(local bool) hook.Set {
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
 // whether this checkout enables it, and its purpose.
-func (Hook) List() {
-	hs := checkedHandlers()
+func (Hook) List() error { return osWorld().list() }
+
+func (w world) list() error {
+	hs, err := checkedHandlers()
+	if err != nil {
+		return err
+	}
 	var enabled map[string]bool
-	if cfg, err := toolingrc.Discover(startDir()); err == nil {
-		warnUnknown(cfg)
+	if cfg, err := toolingrc.Discover(w.start()); err == nil {
+		w.warnUnknown(cfg)
 		if on, err := hook.Enabled(cfg, hs); err == nil {
 			enabled = map[string]bool{}
 			for _, h := range on {
@@ -79,10 +92,10 @@ func (Hook) List() {
 			}
 		}
 	}
-	if err := hook.List(os.Stdout, hs, enabled); err != nil {
-		fmt.Fprintln(os.Stderr, "magehook: hook:list:", err)
-		os.Exit(hook.ExitFail)
+	if err := hook.List(w.stdout, hs, enabled); err != nil {
+		return failure(fmt.Errorf("hook:list: %w", err))
 	}
+	return nil
 }
 
 // Version prints the source hash this binary was built from (empty for a
@@ -94,39 +107,20 @@ func (Hook) Version() {
 // Build compiles this checkout's magefiles into the hook binary
 // (hook.binary in .toolingrc, bin/magehook by default), stamped with the
 // hash of its sources.
-func (Hook) Build(ctx context.Context) {
-	cfg, err := toolingrc.Discover(startDir())
+func (Hook) Build(ctx context.Context) error { return osWorld().build(ctx) }
+
+func (w world) build(ctx context.Context) error {
+	cfg, err := toolingrc.Discover(w.start())
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
-	if err := buildinfo.Build(ctx, cfg.Root(), bin.Abs(), os.Stderr); err != nil {
-		fail(hook.ExitFail, err)
+	if err := buildinfo.Build(ctx, cfg.Root(), bin.Abs(), w.stderr); err != nil {
+		return failure(err)
 	}
-	fmt.Fprintln(os.Stderr, "magehook: built", bin.Abs())
-}
-
-// startDir is where configuration discovery starts for an operator's
-// command: MAGEHOOK_ROOT when set, else the working directory.
-func startDir() string {
-	if root := os.Getenv(toolingrc.RootEnv); root != "" {
-		return root
-	}
-	return "."
-}
-
-// warnUnknown prints a line for every key in magehook's prefixes that
-// magehook does not read (a typo), with the key it most likely means.
-func warnUnknown(cfg *toolingrc.Config) {
-	for _, u := range cfg.Unknowns() {
-		fmt.Fprintln(os.Stderr, "magehook: warning:", u)
-	}
-}
-
-func fail(code int, err error) {
-	fmt.Fprintln(os.Stderr, "magehook:", err)
-	os.Exit(code)
+	fmt.Fprintln(w.stderr, "magehook: built", bin.Abs())
+	return nil
 }

@@ -2,23 +2,23 @@ package targets
 
 import (
 	"fmt"
-	"os"
 
-	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // Verify checks the enabled handlers' own configuration, the way a test
 // checks code: cmdguard runs every rule's deny and allow examples. One line
 // per problem on stdout; exit 1 on any.
-func (Hook) Verify() {
-	cfg, err := toolingrc.Discover(startDir())
+func (Hook) Verify() error { return osWorld().verify() }
+
+func (w world) verify() error {
+	cfg, err := toolingrc.Discover(w.start())
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	v, err := cfg.Get(toolingrc.KeyHookEnable)
 	if err != nil {
-		fail(hook.ExitConfig, err)
+		return configErr(err)
 	}
 	problems, checked := 0, 0
 	for _, name := range v.Values {
@@ -29,18 +29,19 @@ func (Hook) Verify() {
 			checked++
 			found := h.Verify(cfg)
 			for _, p := range found {
-				fmt.Printf("problem  %s  %s\n", h.Name, p)
+				fmt.Fprintf(w.stdout, "problem  %s  %s\n", h.Name, p)
 			}
 			if len(found) == 0 {
-				fmt.Printf("ok       %s\n", h.Name)
+				fmt.Fprintf(w.stdout, "ok       %s\n", h.Name)
 			}
 			problems += len(found)
 		}
 	}
 	if checked == 0 {
-		fmt.Fprintln(os.Stderr, "magehook: hook:verify: no enabled handler has anything to verify (cmdguard does)")
+		fmt.Fprintln(w.stderr, "magehook: hook:verify: no enabled handler has anything to verify (cmdguard does)")
 	}
 	if problems > 0 {
-		os.Exit(hook.ExitFail)
+		return failure(fmt.Errorf("hook:verify: %s in the handlers' configuration (above); fix the rules or their examples in .toolingrc", plural(problems, "problem")))
 	}
+	return nil
 }

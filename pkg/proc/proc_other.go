@@ -19,6 +19,12 @@ func RunGroup(ctx context.Context, dir string, env []string, log io.Writer, name
 	return cmd.Run()
 }
 
+// RunGroupGrace is RunGroup: without process groups the command is
+// killed at once.
+func RunGroupGrace(ctx context.Context, _ time.Duration, dir string, env []string, log io.Writer, name string, args ...string) error {
+	return RunGroup(ctx, dir, env, log, name, args...)
+}
+
 // TryLock is a no-op where flock is unavailable; the branch creation
 // still serialises parallel creates.
 func TryLock(string) (func(), bool, error) { return func() {}, false, nil }

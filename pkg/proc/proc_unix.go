@@ -17,10 +17,21 @@ import (
 	"time"
 )
 
+// Grace is how long RunGroup gives a stopped group between SIGTERM and
+// SIGKILL.
+const Grace = 3 * time.Second
+
 // RunGroup runs a command in its own process group with its output on
 // log. When ctx ends (failure elsewhere, SIGINT, SIGTERM) the whole group
-// gets SIGTERM, then SIGKILL after a grace period, and is waited for.
+// gets SIGTERM, then SIGKILL after Grace, and is waited for.
 func RunGroup(ctx context.Context, dir string, env []string, log io.Writer, name string, args ...string) error {
+	return RunGroupGrace(ctx, Grace, dir, env, log, name, args...)
+}
+
+// RunGroupGrace is RunGroup with the grace between SIGTERM and SIGKILL
+// given: a caller with a deadline of its own (worktree creation inside
+// Mage's cleanup window) keeps the stop inside it.
+func RunGroupGrace(ctx context.Context, grace time.Duration, dir string, env []string, log io.Writer, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -40,13 +51,13 @@ func RunGroup(ctx context.Context, dir string, env []string, log io.Writer, name
 	syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
 	case <-done:
-	case <-time.After(3 * time.Second):
+	case <-time.After(grace):
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		<-done
 	}
 	// Children that outlived the leader get the same end.
 	syscall.Kill(-pgid, syscall.SIGKILL)
-	return errors.Join(ctx.Err(), errors.New(name+" stopped"))
+	return fmt.Errorf("%s stopped: %w", name, ctx.Err())
 }
 
 // TryLock takes an exclusive lock on path without waiting; held reports

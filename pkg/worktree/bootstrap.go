@@ -57,7 +57,7 @@ func (m Manager) bootstrap(ctx context.Context, path string) error {
 	// binary. MAIN names the main checkout.
 	env := []string{"MAIN=" + m.Root, "MAGEHOOK_ROOT=" + path, bootstrapEnv + "=" + path}
 	gitx.TraceCommand(path, "go", "tool", "mage", target)
-	return proc.RunGroup(ctx, path, env, m.log(), "go", "tool", "mage", target)
+	return proc.RunGroupGrace(ctx, BootstrapGrace, path, env, m.log(), "go", "tool", "mage", target)
 }
 
 // bootstrapEnv marks a bootstrap's processes with their worktree, so that

@@ -61,6 +61,8 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		return "", fmt.Errorf("%s exists and git does not know it as a worktree; remove %s (worktree:remove %s) or pick another name", path, name, name)
 	}
 
+	// Mage cancels ctx on SIGINT; SIGTERM is this handler's alone (see
+	// the cleanup window below).
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	g := m.git(m.Root)
@@ -69,6 +71,9 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 	}
 	made := missingDirs(filepath.Dir(path), m.Root)
 	fail := func(cause error) (string, error) {
+		if ctx.Err() != nil {
+			m.say("interrupted: removing what the create of %s made (under Mage, a second Ctrl-C stops this; worktree:remove %s then removes what is left)", name, name)
+		}
 		m.undo(common, name, path, made)
 		if ctx.Err() != nil && !errors.Is(cause, context.Canceled) {
 			cause = fmt.Errorf("%w (interrupted)", cause)
@@ -90,6 +95,32 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 	return path, nil
 }
 
+// The cleanup window. Under Mage (worktree:create, and the WorktreeCreate
+// event, which Mage's main runs), the first SIGINT cancels the target's
+// context and Mage's main exits MageCleanupWindow later whether the
+// target returned or not, or at once on a second SIGINT ("exit forced"):
+// runTarget in mage/template.go of the Mage go.mod pins (v1.17.2), which
+// TestMageCleanupWindow reads. A create interrupted in its bootstrap
+// spends at most BootstrapGrace of the window stopping the bootstrap's
+// process group (SIGTERM, then SIGKILL), which leaves the rest for undo:
+// git worktree remove, prune, branch -D and the record, tens of
+// milliseconds for a small worktree (a worktree of many files takes what
+// deleting them takes). undo removes the registry record last, so what a
+// cleanup cut short leaves (a second Ctrl-C, a worktree too large to
+// delete in time, SIGKILL) stays recorded: worktree:list shows it and
+// worktree:remove <name> removes it (WT-REMOVE-4).
+//
+// Mage handles SIGINT only. SIGTERM (a harness or a supervisor stopping
+// the hook) would kill the process with nothing cleaned, so Create
+// handles both itself: SIGTERM has no window but undoTimeout, and SIGINT
+// is caught for a caller that is not Mage's main (a program of its own, a
+// test), which would otherwise die at once.
+const (
+	MageCleanupWindow = 5 * time.Second
+	BootstrapGrace    = 2 * time.Second
+	undoTimeout       = 30 * time.Second
+)
+
 // lockFile is the lock a create or a remove of name holds.
 func lockFile(common, name string) string {
 	return filepath.Join(common, "magehook-worktree-"+strings.ReplaceAll(name, "/", "%")+".lock")
@@ -109,7 +140,9 @@ func missingDirs(dir, stop string) []string {
 // the branch, the record and the parent directories the create made. It
 // runs on a fresh context, since the create's may be cancelled.
 func (m Manager) undo(common, name, path string, made []string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// The order matters when Mage's window cuts it short: the record goes
+	// last but the empty directories, so the debris stays known.
+	ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
 	defer cancel()
 	g := m.git(m.Root)
 	g.Run(ctx, "worktree", "remove", "--force", "--force", path)
