@@ -150,13 +150,22 @@ func adopt(o options) error {
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
 	} else {
-		fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook (go tool mage hook:install does it up front).")
+		fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
 	}
 	if dir, ok := localReplace(root); ok {
 		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (README: Using it in another repository).")
 	}
 	printNotes(o, notes)
 	return nil
+}
+
+// teammateInstall is the install a teammate runs up front: the same
+// harness as this one (hook:install alone wires Claude Code).
+func teammateInstall(name string) string {
+	if name == "claude" {
+		return "go tool mage hook:install"
+	}
+	return "go tool mage hook:install -harness=" + name
 }
 
 // printNotes repeats what is left to the user after the install's output.

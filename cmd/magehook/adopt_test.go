@@ -49,3 +49,17 @@ func TestAskHandlersWithoutATerminal(t *testing.T) {
 		t.Fatalf("names %v, asked %v, err %v, stderr %q", names, asked, err, stderr.String())
 	}
 }
+
+// The teammate's install names the harness init wired, since hook:install
+// alone wires Claude Code.
+func TestTeammateInstallNamesTheHarness(t *testing.T) {
+	for name, want := range map[string]string{
+		"claude": "go tool mage hook:install",
+		"codex":  "go tool mage hook:install -harness=codex",
+		"all":    "go tool mage hook:install -harness=all",
+	} {
+		if got := teammateInstall(name); got != want {
+			t.Errorf("teammateInstall(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
