@@ -31,6 +31,40 @@ const (
 	writtenMark = "// Written by magehook init."
 )
 
+// MinGo is the go line of magehook's go.mod: the least a consumer's go.mod
+// may say (a test keeps the two in step).
+const MinGo = "1.26.0"
+
+// olderGo reports whether Go version a ("1.21", "1.22.3") is older than b,
+// comparing the numeric parts (a release candidate counts as its release).
+func olderGo(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x = leadingInt(pa[i])
+		}
+		if i < len(pb) {
+			y = leadingInt(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+func leadingInt(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			break
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
 // defaultHandlers are enabled when the user names none and no terminal
 // is there to ask.
 var defaultHandlers = []string{"sessionclock", "branchguard", "auditlog"}
@@ -254,6 +288,7 @@ func indent(text string) string {
 // modInfo is what go mod edit -json prints, as far as init reads it.
 type modInfo struct {
 	Module  struct{ Path string }
+	Go      string
 	Require []struct{ Path, Version string }
 	Replace []struct {
 		Old struct{ Path string }
@@ -307,6 +342,14 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 	}
 	if mod.Module.Path == Module {
 		return nil, nil, errors.New("this is magehook's own repository: init adopts magehook in another one")
+	}
+	// The go command would raise an older go line on its own (go get,
+	// go mod tidy) without a word; raising it is a step the user sees.
+	if mod.Go != "" && olderGo(mod.Go, MinGo) {
+		old := mod.Go
+		steps = append(steps, step{what: "go mod edit -go=" + MinGo + " (go.mod said go " + old + "; magehook needs Go " + MinGo + ")", do: func() error {
+			return goCommand(o, "mod", "edit", "-go="+MinGo)
+		}})
 	}
 	if !mod.hasTool(MageModule) {
 		steps = append(steps, step{what: "go get -tool " + MageModule + "@" + MageVersion, do: func() error {

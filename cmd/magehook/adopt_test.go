@@ -63,3 +63,22 @@ func TestTeammateInstallNamesTheHarness(t *testing.T) {
 		}
 	}
 }
+
+func TestOlderGo(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1.21", "1.26.0", true},
+		{"1.26", "1.26.0", false},
+		{"1.26.0", "1.26.0", false},
+		{"1.25.9", "1.26.0", true},
+		{"1.27", "1.26.0", false},
+		{"1.26rc1", "1.26.0", false},
+		{"2", "1.26.0", false},
+	} {
+		if got := olderGo(c.a, c.b); got != c.want {
+			t.Errorf("olderGo(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -147,4 +147,7 @@ func TestMageVersionFollowsGoMod(t *testing.T) {
 	if !strings.Contains(string(data), want) {
 		t.Fatalf("go.mod does not require %s; update MageVersion in adopt.go", want)
 	}
+	if !strings.Contains(string(data), "\ngo "+MinGo+"\n") {
+		t.Fatalf("go.mod's go line is not go %s; update MinGo in adopt.go", MinGo)
+	}
 }
