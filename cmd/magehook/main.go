@@ -5,7 +5,8 @@
 // init writes what a repository needs to run its Mage build as its
 // coding-agent hook runner, then runs `go tool mage hook:install`:
 //
-//   - go.mod: the Mage tool line (go get -tool) and the magehook requirement;
+//   - go.mod: the Mage tool line (go get -tool) and the magehook requirement
+//     (and the go line, when it is older than magehook's);
 //   - magefiles/magefile.go: the plugin's //mage:import, named so the
 //     magefile can add handlers to targets.Local, and a Bootstrap target that
 //     builds the hook binary in every new worktree;
