@@ -230,9 +230,13 @@ func harnessFiles(name string) (string, bool) {
 // go -C <root>), so adopting there would make a second module, not use
 // the one the user is in.
 func moduleAtRoot(root string) error {
-	out, err := script.Exec("go env GOMOD").WithStderr(io.Discard).String()
+	if _, err := exec.LookPath("go"); err != nil {
+		return errors.New("go is not installed (or not on PATH): install Go " + MinGo + ", then run init again")
+	}
+	var stderr strings.Builder
+	out, err := script.Exec("go env GOMOD").WithStderr(&stderr).String()
 	if err != nil {
-		return errors.New("go is not installed (or not on PATH): install Go 1.26, then run init again")
+		return fmt.Errorf("go env GOMOD: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	gomod := strings.TrimSpace(out)
 	if gomod == "" || gomod == os.DevNull {
