@@ -46,8 +46,12 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		Condition: func(cond string) (bool, error) {
-			if cond == "proxy" {
+			switch cond {
+			case "proxy":
 				return proxyErr == nil, nil
+			case "nogo":
+				_, err := withoutProgram(os.Getenv("PATH"), "git", "go")
+				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -79,6 +83,11 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("NOGIT_PATH", nogit)
+			// NOGO_PATH, when git's directory holds no go: a machine
+			// without Go.
+			if nogo, err := withoutProgram(env.Getenv("PATH"), "git", "go"); err == nil {
+				env.Setenv("NOGO_PATH", nogo)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -92,12 +101,17 @@ func TestScripts(t *testing.T) {
 
 // noGitPath is a PATH holding the directories of go and of testscript's
 // commands (magehook), neither of which holds git.
-func noGitPath(path string) (string, error) {
-	goBin, err := exec.LookPath("go")
+func noGitPath(path string) (string, error) { return withoutProgram(path, "go", "git") }
+
+// withoutProgram is a PATH holding the directories of keep and of
+// testscript's commands (magehook), an error when one of them holds
+// without.
+func withoutProgram(path, keep, without string) (string, error) {
+	bin, err := exec.LookPath(keep)
 	if err != nil {
 		return "", err
 	}
-	dirs := []string{filepath.Dir(goBin)}
+	dirs := []string{filepath.Dir(bin)}
 	for _, dir := range filepath.SplitList(path) {
 		if _, err := os.Stat(filepath.Join(dir, "magehook")); err == nil {
 			dirs = append(dirs, dir)
@@ -105,8 +119,8 @@ func noGitPath(path string) (string, error) {
 		}
 	}
 	for _, dir := range dirs {
-		if _, err := os.Stat(filepath.Join(dir, "git")); err == nil {
-			return "", fmt.Errorf("%s holds git: cannot make a PATH without it", dir)
+		if _, err := os.Stat(filepath.Join(dir, without)); err == nil {
+			return "", fmt.Errorf("%s holds %s: cannot make a PATH without it", dir, without)
 		}
 	}
 	return strings.Join(dirs, string(filepath.ListSeparator)), nil
