@@ -184,7 +184,11 @@ func adopt(o options) error {
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
 	} else {
-		fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
+		files := "go.mod, go.sum, magefiles/, .toolingrc, .gitignore"
+		if regular(filepath.Join(root, "vendor", "modules.txt")) {
+			files += ", vendor/"
+		}
+		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
 	}
 	if dir, ok := localReplace(root); ok {
 		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (README: Using it in another repository).")
@@ -419,10 +423,41 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 	}
 	steps, notes = append(steps, s...), append(notes, n...)
 
+	// A vendored repository builds from vendor/: magehook, Mage and the
+	// ensure command the first hook runs (go run, so a tool line) must be
+	// vendored, or every go command stops at "inconsistent vendoring".
+	vendored := regular(filepath.Join(root, "vendor", "modules.txt"))
+	if vendored && !mod.hasTool(harness.EnsurePackage) {
+		steps = append(steps, step{what: "go mod edit -tool=" + harness.EnsurePackage + " (a vendored repository: the first hook runs it with go run)", do: func() error {
+			return goCommand(o, "mod", "edit", "-tool="+harness.EnsurePackage)
+		}})
+	}
 	if len(steps) > 0 {
 		steps = append(steps, step{what: "go mod tidy", do: func() error { return goCommand(o, "mod", "tidy") }})
 	}
+	if vendored && (len(steps) > 0 || !vendors(filepath.Join(root, "vendor", "modules.txt"), Module)) {
+		steps = append(steps, step{what: "go mod vendor (the repository vendors its dependencies)", do: func() error { return goCommand(o, "mod", "vendor") }})
+	}
 	return steps, notes, nil
+}
+
+func regular(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// vendors reports whether vendor/modules.txt lists module.
+func vendors(modulesTxt, module string) bool {
+	data, err := os.ReadFile(modulesTxt)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "#" && f[1] == module {
+			return true
+		}
+	}
+	return false
 }
 
 // zeroVersion is the version a requirement satisfied by a directory
