@@ -232,7 +232,8 @@ func harnessFiles(name string) (string, bool) {
 // moduleAtRoot refuses a module whose go.mod is below the repository's
 // top: the hook binary is built from the top's module (the settings run
 // go -C <root>), so adopting there would make a second module, not use
-// the one the user is in.
+// the one the user is in. With no module at all, init makes one only when
+// started at the top.
 func moduleAtRoot(root string) error {
 	if _, err := exec.LookPath("go"); err != nil {
 		return errors.New("go is not installed (or not on PATH): install Go " + MinGo + ", then run init again")
@@ -244,6 +245,12 @@ func moduleAtRoot(root string) error {
 	}
 	gomod := strings.TrimSpace(out)
 	if gomod == "" || gomod == os.DevNull {
+		// init would make the top's go.mod. Started below the top, the
+		// top may not be what the user thinks (a home directory kept in
+		// git holds every project under it): make them start there.
+		if cwd, err := os.Getwd(); err == nil && !sameFile(cwd, root) {
+			return fmt.Errorf("no go.mod here or at the top of the repository (%s), which init would make one for: if that is the repository to adopt, run init there (cd %s)", root, root)
+		}
 		return nil
 	}
 	dir := filepath.Dir(gomod)

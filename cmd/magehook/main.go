@@ -23,7 +23,9 @@
 //
 // It runs in the repository's top directory, whose module the hook binary
 // is built from: started inside a module of its own below the top, it
-// refuses rather than make a second module.
+// refuses rather than make a second module, and it makes the top's go.mod
+// only when started there (the top of a home directory kept in git is not
+// the project the user stands in).
 //
 // Until the module is published, -replace=<dir> points the requirement at a
 // local copy of magehook (relative to the directory init is started in).
