@@ -249,7 +249,7 @@ func moduleAtRoot(root string) error {
 		// top may not be what the user thinks (a home directory kept in
 		// git holds every project under it): make them start there.
 		if cwd, err := os.Getwd(); err == nil && !sameFile(cwd, root) {
-			return fmt.Errorf("no go.mod here or at the top of the repository (%s), which init would make one for: if that is the repository to adopt, run init there (cd %s)", root, root)
+			return fmt.Errorf("no go.mod here or at the top of the repository (%s), which init would make one for: if that is the repository to adopt, run init there (cd %s); if this directory is a project of its own, make it a repository (git init)", root, root)
 		}
 		return nil
 	}
@@ -257,7 +257,7 @@ func moduleAtRoot(root string) error {
 	if sameFile(dir, root) {
 		return nil
 	}
-	return fmt.Errorf("the module here (%s) is not at the top of the repository (%s): magehook builds its hook binary from a module at the top; run init in %s (it makes a module there when there is none)", gomod, root, root)
+	return fmt.Errorf("the module here (%s) is not at the top of the repository (%s): magehook builds its hook binary from a module at the top; run init in %s (it makes a module there when there is none), or, if %s is a project of its own, make it a repository (git init there)", gomod, root, root, dir)
 }
 
 func sameFile(a, b string) bool {
