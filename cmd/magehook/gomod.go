@@ -124,8 +124,10 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 	switch {
 	case o.Replace != "":
 		dir := o.replaceDir
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		if path, err := modulePathOf(filepath.Join(dir, "go.mod")); err != nil {
 			return nil, nil, fmt.Errorf("-replace=%s: no go.mod there; name a checkout of %s", o.Replace, Module)
+		} else if path != Module {
+			return nil, nil, fmt.Errorf("-replace=%s: its go.mod is module %s, not %s; name a checkout of magehook", o.Replace, path, Module)
 		}
 		var edits, what []string
 		if !mod.requires(Module) {
@@ -214,6 +216,20 @@ func vendors(modulesTxt, module string) bool {
 		}
 	}
 	return false
+}
+
+// modulePathOf reads the module line of a go.mod file.
+func modulePathOf(gomod string) (string, error) {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s: no module line", gomod)
 }
 
 // zeroVersion is the version a requirement satisfied by a directory
