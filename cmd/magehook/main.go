@@ -81,7 +81,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "magehook init: unexpected argument %q\n", fs.Arg(0))
+		hint := ""
+		if *enable != "" {
+			hint = " (-enable takes one comma-separated list: -enable=" + strings.Join(append([]string{*enable}, fs.Args()...), ",") + ")"
+		}
+		fmt.Fprintf(stderr, "magehook init: unexpected argument %q%s\n", fs.Arg(0), hint)
 		return 2
 	}
 	if _, ok := harnessFiles(o.Harness); !ok {
