@@ -46,6 +46,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,20 +65,32 @@ const usage = `usage: magehook init [-enable=a,b,...] [-replace=dir] [-harness=n
 init wires magehook into the git repository around the current directory.`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
 	if len(args) == 0 || args[0] != "init" {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are printed below, in init's words
 	var o options
 	enable := fs.String("enable", "", "handlers to enable, comma-separated (default: ask on a terminal, else "+strings.Join(defaultHandlers, ",")+")")
 	fs.StringVar(&o.Replace, "replace", "", "a local copy of magehook to use through a go.mod replace (until the module is published)")
 	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: claude, codex, copilot, cursor, gemini, opencode or all")
 	fs.BoolVar(&o.DryRun, "dryrun", false, "print every step and write nothing")
 	fs.BoolVar(&o.NoInstall, "noinstall", false, "stop before go tool mage hook:install")
-	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	fs.Usage = func() {}
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			// Asked for: the usage is the answer, on stdout.
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, usage)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "magehook init: %v (magehook init -h lists the flags)\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
