@@ -40,9 +40,9 @@
 // This program is not linked into any hook binary, so it uses
 // bitfield/script to run the go and git commands it drives.
 //
-// Exit codes: 0 done (or nothing to do), 1 a step failed or init refused
-// (the message says what to change), 2 a usage error (a bad flag or
-// -harness).
+// Exit codes: 0 done (or nothing to do, or -h), 1 a step failed or init
+// refused (the message says what to change), 2 a usage error (a bad flag
+// or -harness).
 package main
 
 import (
