@@ -22,15 +22,49 @@ import (
 // Package main's init has not run yet, so a repository's own handlers
 // (Local) are not registered: when the checkout enables a name the
 // catalogue lacks, the dispatch stops before any handler runs and the
-// payload it read waits in pending for the target Mage runs.
+// payload it read waits in pending. Register, called from a package-level
+// variable of the magefile, answers it as soon as those handlers are
+// there, still before Mage's main; a handler appended to Local in an init
+// function is answered by the target Mage runs.
 func init() {
 	if code, ok := early(os.Args, os.Getenv); ok {
-		os.Exit(code)
+		exitEarly(code)
 	}
 }
 
-// pending is the payload an early dispatch read and could not answer.
-var pending *hook.Pending
+// exitEarly ends the process with an early answer's code, before Mage's
+// main runs.
+func exitEarly(code int) { os.Exit(code) }
+
+// pending is the payload an early dispatch read and could not answer,
+// with the event and harness of the call.
+var (
+	pending        *hook.Pending
+	pendingEvent   string
+	pendingHarness string
+)
+
+// Register adds a repository's own handlers to Local. Called to initialise
+// a package-level variable of the magefile, it runs before the magefile's
+// init functions and before Mage's main, and a hook call that was waiting
+// for these handlers is answered there and then, as a catalogue handler's
+// is, without Mage's hand-off (docs/performance.md):
+//
+//	var _ = targets.Register(gates.NoTerraform)
+//
+// It returns Local.
+func Register(handlers ...hook.Handler) []hook.Handler {
+	Local = append(Local, handlers...)
+	if pending == nil {
+		return Local
+	}
+	code, p, answered := hook.EarlyAgain(pendingEvent, pendingHarness, hookSet(true), os.Args, pending)
+	if answered {
+		exitEarly(code)
+	}
+	pending = p // still a name this binary lacks: Mage's target answers
+	return Local
+}
 
 // early answers a hook:<event> command line from init; false when Mage
 // must run it.
@@ -41,7 +75,7 @@ func early(args []string, getenv func(string) string) (int, bool) {
 	}
 	code, p, answered := hook.Early(ev.Name, harness, hookSet(false), args)
 	if !answered {
-		pending = p
+		pending, pendingEvent, pendingHarness = p, ev.Name, harness
 		return 0, false
 	}
 	return code, true

@@ -52,7 +52,7 @@ func TestOperatorTargetsReturnErrors(t *testing.T) {
 // code of every other target is read by Mage's main from the error the
 // target returns.
 var exits = map[string]string{
-	"early.go":    "init: an early hook:<event> answer ends the process before Mage's main",
+	"early.go":    "exitEarly: an early hook:<event> answer (init, Register) ends the process before Mage's main",
 	"targets.go":  "answer: a hook:<event> target sets the exit code itself, message first",
 	"worktree.go": "worktree:clone: the paths after the first are its own, and Mage would run them as targets",
 }

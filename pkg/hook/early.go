@@ -37,14 +37,25 @@ func LookupTarget(name string) (Event, bool) {
 // registered the repository's own handlers: handlers are the catalogue
 // alone (set.Handlers). When the checkout enables a name they lack, it stops before
 // any handler runs, writes nothing and returns answered false with the
-// payload it read, for Resume to answer once every handler is there. It
-// starts no goroutine and sets up no timer or signal. Like Main, it
-// returns the exit code.
+// payload it read, for Resume (or EarlyAgain) to answer once every handler
+// is there. It starts no goroutine and sets up no timer or signal. Like
+// Main, it returns the exit code.
 func Early(event, harness string, set Set, args []string) (code int, pending *Pending, answered bool) {
 	// A hook call allocates little, and a memory-profile sample (taken at
 	// random, about once per 512 KiB) unwinds the stack: no profile here.
 	runtime.MemProfileRate = 0
 	growStack(0)
+	return early(event, harness, set, args, nil)
+}
+
+// EarlyAgain is Early for a payload an earlier Early read and could not
+// answer, with more handlers in set: the repository's own, registered
+// while package main initialises (before Mage's main would run).
+func EarlyAgain(event, harness string, set Set, args []string, pending *Pending) (code int, again *Pending, answered bool) {
+	return early(event, harness, set, args, pending)
+}
+
+func early(event, harness string, set Set, args []string, pending *Pending) (int, *Pending, bool) {
 	d, code, ok := prepare(event, harness, set, args)
 	if !ok {
 		return code, nil, true
@@ -52,7 +63,7 @@ func Early(event, harness string, set Set, args []string) (code int, pending *Pe
 	// Diagnostics wait until the answer is known: a dispatch that steps
 	// aside must leave nothing behind for the second one to repeat.
 	var stderr bytes.Buffer
-	d.Stderr, d.early = &stderr, true
+	d.Stderr, d.early, d.read = &stderr, true, pending
 	code = d.Dispatch(context.Background(), event)
 	if code == stepAside {
 		return 0, d.read, false

@@ -15,6 +15,17 @@ import (
 	"github.com/magehook/magehook/magefiles/targets"
 )
 
+// regbash is registered from a package-level variable: a call that needs
+// it is answered before Mage's main runs, which its reason shows (Mage's
+// main sets MAGEFILE_VERBOSE before it runs a target).
+var _ = targets.Register(hook.Handler{
+	Name: "regbash", Purpose: "a gate that denies Bash, registered early", Policy: hook.Gatekeeper,
+	Events: []string{"PreToolUse"}, Matcher: "Bash",
+	Run: func(*hook.Call) (hook.Result, error) {
+		return hook.Deny("no Bash (verbose=[" + os.Getenv("MAGEFILE_VERBOSE") + "])"), nil
+	},
+})
+
 func init() {
 	targets.Local = append(targets.Local,
 		hook.Handler{
