@@ -21,8 +21,8 @@ const magefileText = `//go:build mage
 // gives it magehook's targets. The hook:<event> targets (one per agent
 // event) are what the agents run; the others are for you to run (go tool
 // mage -h <target> tells more; start with hook:replay and doctor). Add
-// handlers to targets.Local in an init function and enable them by name
-// in .toolingrc.
+// handlers with var _ = targets.Register(h) and enable them by name in
+// .toolingrc.
 package main
 
 import (

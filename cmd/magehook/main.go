@@ -8,8 +8,8 @@
 //   - go.mod: the Mage tool line (go get -tool) and the magehook requirement
 //     (and the go line, when it is older than magehook's);
 //   - magefiles/magefile.go: the plugin's //mage:import, named so the
-//     magefile can add handlers to targets.Local, and a Bootstrap target that
-//     builds the hook binary in every new worktree;
+//     magefile can add handlers (targets.Register), and a Bootstrap target
+//     that builds the hook binary in every new worktree;
 //   - .toolingrc: the handlers to enable (-enable, a prompt on a terminal,
 //     or the defaults).
 //
