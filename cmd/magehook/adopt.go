@@ -1,20 +1,18 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime/debug"
-	"sort"
 	"strings"
+	"time"
 
 	"github.com/bitfield/script"
 
-	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/pkg/harness"
 )
 
 // Module is magehook's module path; MageVersion is the Mage release its
@@ -40,22 +38,56 @@ type options struct {
 	Stdin     io.Reader
 	Stdout    io.Writer
 	Stderr    io.Writer
+
+	// replaceDir is Replace made absolute against the directory init
+	// was started in.
+	replaceDir string
+	// ticker paces the "still running" lines of a silent go command
+	// (realTicker; tests inject theirs).
+	ticker func() (<-chan time.Time, func())
+	// terminal reports whether stdin is a terminal to ask on
+	// (stdinTerminal).
+	terminal func(io.Reader) bool
 }
 
-// step is one change init makes: a line saying what, and the work.
+// step is one change init makes: a line saying what, the text of the file
+// it writes (shown by -dryrun), and the work.
 type step struct {
 	what string
+	text string
 	do   func() error
+}
+
+// note is something init leaves to the user: a line to add to a file of
+// theirs. A blocking note (the plugin's import missing) stops init before
+// it changes anything; the others are repeated after the install, where
+// they are still on the screen.
+type note struct {
+	text     string
+	blocking bool
 }
 
 // adopt plans every step, prints the plan under -dryrun, and otherwise
 // runs it in order, stopping at the first failure.
 func adopt(o options) error {
+	if _, err := exec.LookPath("git"); err != nil {
+		return errors.New("git is not installed (or not on PATH): magehook wires a git checkout; install git, then run init again")
+	}
+	h, _ := harnessFiles(o.Harness)
 	root, err := script.Exec("git rev-parse --show-toplevel").WithStderr(io.Discard).String()
 	if err != nil {
 		return errors.New("not inside a git repository: run git init first (magehook wires a git checkout)")
 	}
 	root = strings.TrimSpace(root)
+	// -replace is relative to where the user typed it, not to the root.
+	if o.Replace != "" {
+		if o.replaceDir, err = filepath.Abs(o.Replace); err != nil {
+			return err
+		}
+	}
+	if err := moduleAtRoot(root); err != nil {
+		return err
+	}
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
@@ -65,15 +97,21 @@ func adopt(o options) error {
 	}
 	blocked := false
 	for _, n := range notes {
-		fmt.Fprintln(o.Stderr, n)
-		blocked = blocked || strings.Contains(n, "//mage:import")
+		fmt.Fprintln(o.Stderr, "magehook init: "+n.text)
+		blocked = blocked || n.blocking
+	}
+	if blocked {
+		return errors.New("the magefile is not ready for the plugin: make the change shown above, then run magehook init again (nothing was changed)")
 	}
 	if len(steps) == 0 {
-		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up")
+		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up: nothing to change")
 	}
 	for _, s := range steps {
 		if o.DryRun {
 			fmt.Fprintln(o.Stdout, "would "+s.what)
+			if s.text != "" {
+				fmt.Fprint(o.Stdout, indent(s.text))
+			}
 			continue
 		}
 		fmt.Fprintln(o.Stderr, "magehook init: "+s.what)
@@ -81,341 +119,127 @@ func adopt(o options) error {
 			return fmt.Errorf("%s: %w", s.what, err)
 		}
 	}
-	if blocked {
-		return errors.New("the magefile does not import the plugin: add the import shown above, then run magehook init again")
-	}
-	if o.DryRun || o.NoInstall {
+	install := "go tool mage hook:install -harness=" + o.Harness
+	switch {
+	case o.DryRun:
+		if !o.NoInstall {
+			fmt.Fprintln(o.Stdout, "would run "+install+" (build bin/magehook, write "+h+", add the ignore lines to .gitignore)")
+		}
+		return nil
+	case o.NoInstall:
+		fmt.Fprintln(o.Stderr, "magehook init: next: "+install+" builds bin/magehook and writes "+h)
+		printNotes(o, notes)
 		return nil
 	}
-	fmt.Fprintln(o.Stderr, "magehook init: go tool mage hook:install -harness="+o.Harness+" (builds bin/magehook; the first build takes a while)")
+	// go tool mage compiles Mage itself on its first run, silently: say
+	// so as a step of its own rather than inside the install's silence.
+	fmt.Fprintln(o.Stderr, "magehook init: go tool mage -version (compiles Mage itself, once: up to a minute on a fresh machine)")
+	if err := runGo(o, true, "tool", "mage", "-version"); err != nil {
+		return fmt.Errorf("go tool mage -version: %w", err)
+	}
+	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (compiles the magefiles, then builds bin/magehook: tens of seconds the first time)")
 	if err := goCommand(o, "tool", "mage", "hook:install", "-harness="+o.Harness); err != nil {
 		return fmt.Errorf("go tool mage hook:install: %w", err)
 	}
-	fmt.Fprintln(o.Stderr, "magehook init: done. Commit go.mod, go.sum, magefiles/, .toolingrc, .gitignore and the settings file; teammates run go tool mage hook:install after cloning.")
+	if len(steps) == 0 {
+		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
+	} else {
+		files := "go.mod, go.sum, magefiles/, .toolingrc, .gitignore"
+		if regular(filepath.Join(root, "vendor", "modules.txt")) {
+			files += ", vendor/"
+		}
+		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
+	}
+	if dir, ok := localReplace(root); ok {
+		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (README: Using it in another repository).")
+	}
+	printNotes(o, notes)
 	return nil
 }
 
-// modInfo is what go mod edit -json prints, as far as init reads it.
-type modInfo struct {
-	Module  struct{ Path string }
-	Require []struct{ Path, Version string }
-	Replace []struct {
-		Old struct{ Path string }
-		New struct{ Path, Version string }
+// teammateInstall is the install a teammate runs up front: the same
+// harness as this one (hook:install alone wires Claude Code).
+func teammateInstall(name string) string {
+	if name == "claude" {
+		return "go tool mage hook:install"
 	}
-	Tool []struct{ Path string }
+	return "go tool mage hook:install -harness=" + name
 }
 
-func (m modInfo) requires(path string) bool {
-	for _, r := range m.Require {
-		if r.Path == path {
-			return true
-		}
+// printNotes repeats what is left to the user after the install's output.
+func printNotes(o options, notes []note) {
+	for _, n := range notes {
+		fmt.Fprintln(o.Stderr, "magehook init: still to do: "+n.text)
 	}
-	return false
 }
 
-func (m modInfo) hasTool(path string) bool {
-	for _, t := range m.Tool {
-		if t.Path == path {
-			return true
+// harnessFiles names the files hook:install writes for -harness.
+func harnessFiles(name string) (string, bool) {
+	if name == "all" {
+		var files []string
+		for _, h := range harness.All() {
+			files = append(files, h.File)
 		}
+		return strings.Join(files, ", "), true
 	}
-	return false
+	h, ok := harness.Lookup(name)
+	if !ok || name == "" {
+		return "", false
+	}
+	return h.File, true
 }
 
-func (m modInfo) replaced(path string) bool {
-	for _, r := range m.Replace {
-		if r.Old.Path == path {
-			return true
-		}
+// moduleAtRoot refuses a module whose go.mod is below the repository's
+// top: the hook binary is built from the top's module (the settings run
+// go -C <root>), so adopting there would make a second module, not use
+// the one the user is in. With no module at all, init makes one only when
+// started at the top.
+func moduleAtRoot(root string) error {
+	if _, err := exec.LookPath("go"); err != nil {
+		return errors.New("go is not installed (or not on PATH): install Go " + MinGo + ", then run init again")
 	}
-	return false
-}
-
-func plan(root string, o options) (steps []step, notes []string, err error) {
-	var mod modInfo
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); errors.Is(err, os.ErrNotExist) {
-		name := modulePath(filepath.Base(root))
-		steps = append(steps, step{"go mod init " + name, func() error { return goCommand(o, "mod", "init", name) }})
-	} else {
-		out, err := script.Exec("go mod edit -json").WithStderr(o.Stderr).String()
-		if err != nil {
-			return nil, nil, fmt.Errorf("read go.mod: %w (fix go.mod, then run init again)", err)
-		}
-		if err := json.Unmarshal([]byte(out), &mod); err != nil {
-			return nil, nil, fmt.Errorf("read go.mod: %w", err)
-		}
-	}
-	if mod.Module.Path == Module {
-		return nil, nil, errors.New("this is magehook's own repository: init adopts magehook in another one")
-	}
-	if !mod.hasTool(MageModule) {
-		steps = append(steps, step{"go get -tool " + MageModule + "@" + MageVersion, func() error {
-			return goCommand(o, "get", "-tool", MageModule+"@"+MageVersion)
-		}})
-	}
-	switch {
-	case o.Replace != "":
-		dir, err := filepath.Abs(o.Replace)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-			return nil, nil, fmt.Errorf("-replace=%s: no go.mod there; name a checkout of %s", o.Replace, Module)
-		}
-		if !mod.replaced(Module) {
-			steps = append(steps, step{"go mod edit -replace " + Module + "=" + dir + " (do not commit a directory replace: teammates' builds break)", func() error {
-				return goCommand(o, "mod", "edit", "-require="+Module+"@v0.0.0-00010101000000-000000000000", "-replace="+Module+"="+dir)
-			}})
-		}
-	case !mod.requires(Module):
-		v := ownVersion()
-		if v == "" {
-			return nil, nil, fmt.Errorf("this init was not run as go run %s/cmd/magehook@<version>, so it cannot tell which version to require: pass -replace=<a checkout of magehook>", Module)
-		}
-		steps = append(steps, step{"go get " + Module + "@" + v, func() error { return goCommand(o, "get", Module+"@"+v) }})
-	}
-
-	s, n, err := magefileStep(root, o)
+	var stderr strings.Builder
+	out, err := script.Exec("go env GOMOD").WithStderr(&stderr).String()
 	if err != nil {
-		return nil, nil, err
+		return fmt.Errorf("go env GOMOD: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	steps, notes = append(steps, s...), append(notes, n...)
+	gomod := strings.TrimSpace(out)
+	if gomod == "" || gomod == os.DevNull {
+		// init would make the top's go.mod. Started below the top, the
+		// top may not be what the user thinks (a home directory kept in
+		// git holds every project under it): make them start there.
+		if cwd, err := os.Getwd(); err == nil && !sameFile(cwd, root) {
+			return fmt.Errorf("no go.mod here or at the top of the repository (%s), which init would make one for: if that is the repository to adopt, run init there (cd %s); if this directory is a project of its own, make it a repository (git init)", root, root)
+		}
+		return nil
+	}
+	dir := filepath.Dir(gomod)
+	if sameFile(dir, root) {
+		return nil
+	}
+	return fmt.Errorf("the module here (%s) is not at the top of the repository (%s): magehook builds its hook binary from a module at the top; run init in %s (it makes a module there when there is none), or, if %s is a project of its own, make it a repository (git init there)", gomod, root, root, dir)
+}
 
-	s, n, err = toolingrcStep(root, o)
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
 	if err != nil {
-		return nil, nil, err
+		return false
 	}
-	steps, notes = append(steps, s...), append(notes, n...)
-
-	if len(steps) > 0 {
-		steps = append(steps, step{"go mod tidy", func() error { return goCommand(o, "mod", "tidy") }})
-	}
-	return steps, notes, nil
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
-// ownVersion is the version go run module@version built this program at,
-// or "" for a development build.
-func ownVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Main.Path != Module || info.Main.Version == "" || info.Main.Version == "(devel)" {
-		return ""
-	}
-	return info.Main.Version
-}
-
-// modulePath makes a module path out of a directory name.
-func modulePath(base string) string {
+// indent indents a file's text by a tab for -dryrun, blank lines left
+// blank.
+func indent(text string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(base) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if line != "" {
+			b.WriteString("\t" + line)
 		}
-	}
-	if b.Len() == 0 {
-		return "hooks"
+		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-const magefileText = `//go:build mage
-
-` + writtenMark + ` It is yours now: add targets and handlers.
-
-// This repository's build, and its coding agents' hook runner: the import
-// gives it magehook's targets. The hook:<event> targets (one per agent
-// event) are what the agents run; the others are yours (go tool mage -h
-// <target> tells more). Add handlers to targets.Local in an init function
-// and enable them by name in .toolingrc.
-package main
-
-import (
-	"context"
-
-	//mage:import
-	"github.com/magehook/magehook/magefiles/targets"
-)
-
-// Bootstrap prepares a new worktree: worktree:create (and Claude Code's
-// WorktreeCreate) runs it inside every worktree it makes. It builds the
-// worktree's own hook binary.
-func Bootstrap(ctx context.Context) error {
-	return targets.Hook{}.Build(ctx)
-}
-`
-
-// magefileStep writes magefiles/magefile.go when the repository has no
-// magefile, and leaves the user's own one alone.
-func magefileStep(root string, o options) ([]step, []string, error) {
-	dir := filepath.Join(root, "magefiles")
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, nil, err
-	}
-	var goFiles []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") && e.Type().IsRegular() {
-			goFiles = append(goFiles, filepath.Join(dir, e.Name()))
-		}
-	}
-	if len(goFiles) == 0 {
-		if _, err := os.Stat(filepath.Join(root, "magefile.go")); err == nil {
-			return nil, []string{"magehook init: " + filepath.Join(root, "magefile.go") + " is a magefile of your own; add the plugin to it:\n\n\t//mage:import\n\t\"" + pluginPath + "\"\n"}, nil
-		}
-		path := filepath.Join(dir, "magefile.go")
-		return []step{{"write " + rel(root, path) + " (the plugin's import and a Bootstrap target)", func() error {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			return writeNew(path, magefileText)
-		}}}, nil, nil
-	}
-	for _, f := range goFiles {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		if strings.Contains(string(data), `"`+pluginPath+`"`) {
-			return nil, nil, nil
-		}
-	}
-	return nil, []string{"magehook init: magefiles/ is your own and does not import the plugin; add to one of its files:\n\n\t//mage:import\n\t\"" + pluginPath + "\"\n"}, nil
-}
-
-// toolingrcStep writes .toolingrc when there is none. An existing one is
-// the user's: init appends hook.enable lines to it only when the user named
-// handlers with -enable or said yes at the prompt.
-func toolingrcStep(root string, o options) ([]step, []string, error) {
-	path := filepath.Join(root, ".toolingrc")
-	data, err := os.ReadFile(path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if exists && strings.Contains(string(data), "hook.enable") && len(o.Enable) == 0 {
-		return nil, nil, nil
-	}
-	names := o.Enable
-	asked := false
-	if len(names) == 0 {
-		if names, asked, err = askHandlers(o); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := checkNames(names); err != nil {
-		return nil, nil, err
-	}
-	var missing []string
-	for _, n := range names {
-		if !enables(string(data), n) {
-			missing = append(missing, n)
-		}
-	}
-	if len(missing) == 0 {
-		return nil, nil, nil
-	}
-	var lines strings.Builder
-	for _, n := range missing {
-		lines.WriteString("hook.enable " + n + "\n")
-	}
-	if !exists {
-		text := "# magehook's configuration (README: Configuration). One key and value per line.\n" + lines.String()
-		return []step{{"write .toolingrc enabling " + strings.Join(missing, ", "), func() error { return writeNew(path, text) }}}, nil, nil
-	}
-	if len(o.Enable) == 0 && !asked {
-		return nil, []string{"magehook init: .toolingrc is your own; add the handlers you want:\n\n" + lines.String()}, nil
-	}
-	return []step{{"append to .toolingrc: enable " + strings.Join(missing, ", "), func() error {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			return err
-		}
-		prefix := ""
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			prefix = "\n"
-		}
-		_, err = io.WriteString(f, prefix+lines.String())
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}}}, nil, nil
-}
-
-// enables reports whether a .toolingrc text already enables name.
-func enables(text, name string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "hook.enable" && f[1] == name {
-			return true
-		}
-	}
-	return false
-}
-
-// askHandlers asks on a terminal which handlers to enable; without one it
-// returns the defaults.
-func askHandlers(o options) (names []string, asked bool, err error) {
-	f, ok := o.Stdin.(*os.File)
-	if !ok || !isTerminal(f) {
-		return defaultHandlers, false, nil
-	}
-	fmt.Fprintln(o.Stderr, "The catalogue:")
-	for _, h := range hooks.All() {
-		fmt.Fprintf(o.Stderr, "  %-14s %s\n", h.Name, h.Purpose)
-	}
-	fmt.Fprintf(o.Stderr, "Handlers to enable, comma-separated [%s]: ", strings.Join(defaultHandlers, ","))
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, err
-	}
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return defaultHandlers, true, nil
-	}
-	for _, n := range strings.Split(line, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	return names, true, nil
-}
-
-// checkNames refuses names the catalogue does not have.
-func checkNames(names []string) error {
-	var known []string
-	for _, h := range hooks.All() {
-		known = append(known, h.Name)
-	}
-	sort.Strings(known)
-	for _, n := range names {
-		if i := sort.SearchStrings(known, n); i == len(known) || known[i] != n {
-			return fmt.Errorf("-enable: no handler %q in the catalogue (%s); a handler of your own magefile is enabled by adding hook.enable %s to .toolingrc", n, strings.Join(known, ", "), n)
-		}
-	}
-	return nil
-}
-
-// writeNew creates path with text, refusing to replace anything.
-func writeNew(path, text string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(f, text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// goCommand runs the go command, its output on stderr.
-func goCommand(o options, args ...string) error {
-	_, err := script.NewPipe().WithStdout(o.Stderr).WithStderr(o.Stderr).ExecCommand("go", args...).Stdout()
-	return err
 }
 
 func rel(root, path string) string {

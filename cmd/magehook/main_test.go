@@ -1,7 +1,8 @@
 package main
 
 import (
-	"bufio"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,14 +37,31 @@ func TestScripts(t *testing.T) {
 	for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
 		goEnv[[]string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOSUMDB", "GOFLAGS", "GOTOOLCHAIN"}[i]] = line
 	}
+	// published.txtar runs the README's first command against this tree
+	// served as a release by a module proxy on disk; the module cache's
+	// own download directory (a proxy too) serves the rest offline.
+	proxy := t.TempDir()
+	proxyErr := writeProxy(src, proxy)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "proxy":
+				return proxyErr == nil, nil
+			case "nogo":
+				_, err := withoutProgram(os.Getenv("PATH"), "git", "go")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
 			env.Setenv("MAGEHOOK_SRC", src)
+			env.Setenv("MAGEHOOK_PROXY", "file://"+filepath.ToSlash(proxy))
+			env.Setenv("MAGEHOOK_CACHEPROXY", "file://"+filepath.ToSlash(filepath.Join(goEnv["GOMODCACHE"], "cache", "download")))
 			// testscript's TMPDIR is inside $WORK, the consumer repository:
 			// a test's temporary checkout there would sit below the
 			// repository's .toolingrc, which a checkout may only add to.
@@ -58,80 +76,78 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
 			env.Setenv("GIT_COMMITTER_NAME", "t")
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+			// NOGIT_PATH finds go and this test's commands but no git:
+			// a machine without git.
+			nogit, err := noGitPath(env.Getenv("PATH"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("NOGIT_PATH", nogit)
+			// NOGO_PATH, when git's directory holds no go: a machine
+			// without Go.
+			if nogo, err := withoutProgram(env.Getenv("PATH"), "git", "go"); err == nil {
+				env.Setenv("NOGO_PATH", nogo)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"readme": cmdReadme,
+			"readme":      cmdReadme,
+			"hookcommand": cmdHookCommand,
+			"readmeout":   cmdReadmeOut,
+			"copysrc":     cmdCopySrc,
 		},
 	})
 }
 
-// readme module-path writes the README's marked blocks into the work
-// directory: each ```go block after a "<!-- file: path -->" line to its
-// path (example.com/repo replaced by the module path), and every block
-// after a "<!-- run -->" line, in order, to run.sh.
-func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: readme module-path")
-	}
-	blocks, err := readmeBlocks(filepath.Join(ts.Getenv("MAGEHOOK_SRC"), "README.md"))
+// noGitPath is a PATH holding the directories of go and of testscript's
+// commands (magehook), neither of which holds git.
+func noGitPath(path string) (string, error) { return withoutProgram(path, "go", "git") }
+
+// withoutProgram is a PATH holding the directories of keep and of
+// testscript's commands (magehook), an error when one of them holds
+// without.
+func withoutProgram(path, keep, without string) (string, error) {
+	bin, err := exec.LookPath(keep)
 	if err != nil {
-		ts.Fatalf("readme: %v", err)
+		return "", err
 	}
-	var run strings.Builder
-	files := 0
-	for _, b := range blocks {
-		text := strings.ReplaceAll(b.text, "example.com/repo", args[0])
-		if b.file == "" {
-			run.WriteString(text)
-			continue
+	dirs := []string{filepath.Dir(bin)}
+	for _, dir := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(dir, "magehook")); err == nil {
+			dirs = append(dirs, dir)
+			break
 		}
-		path := ts.MkAbs(b.file)
-		ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
-		ts.Check(os.WriteFile(path, []byte(text), 0o644))
-		files++
 	}
-	if files == 0 || run.Len() == 0 {
-		ts.Fatalf("readme: found %d file blocks and %d bytes to run; the README lost its marks", files, run.Len())
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, without)); err == nil {
+			return "", fmt.Errorf("%s holds %s: cannot make a PATH without it", dir, without)
+		}
 	}
-	ts.Check(os.WriteFile(ts.MkAbs("run.sh"), []byte("set -eu\n"+run.String()), 0o644))
+	return strings.Join(dirs, string(filepath.ListSeparator)), nil
 }
 
-type block struct{ file, text string }
-
-func readmeBlocks(path string) ([]block, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// hookcommand Event file writes the shell command .claude/settings.json
+// runs for Event, as the harness would run it, to file: what a teammate's
+// first session runs before any build.
+func cmdHookCommand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hookcommand Event file")
 	}
-	defer f.Close()
-	var (
-		blocks  []block
-		pending *block
-		inside  bool
-		text    strings.Builder
-	)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case inside && line == "```":
-			inside = false
-			pending.text = text.String()
-			blocks = append(blocks, *pending)
-			pending = nil
-		case inside:
-			text.WriteString(line + "\n")
-		case pending != nil && strings.HasPrefix(line, "```"):
-			inside = true
-			text.Reset()
-		case strings.HasPrefix(line, "<!-- file: ") && strings.HasSuffix(line, " -->"):
-			pending = &block{file: strings.TrimSuffix(strings.TrimPrefix(line, "<!-- file: "), " -->")}
-		case line == "<!-- run -->":
-			pending = &block{}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
 		}
 	}
-	return blocks, sc.Err()
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(".claude/settings.json")), &s))
+	for _, g := range s.Hooks[args[0]] {
+		for _, h := range g.Hooks {
+			if strings.Contains(h.Command, "hook:") {
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(h.Command+"\n"), 0o644))
+				return
+			}
+		}
+	}
+	ts.Fatalf("hookcommand: .claude/settings.json runs no hook: target for %s", args[0])
 }
 
 // TestMageVersionFollowsGoMod keeps the Mage release init pins in step with
@@ -144,5 +160,8 @@ func TestMageVersionFollowsGoMod(t *testing.T) {
 	want := MageModule + " " + MageVersion
 	if !strings.Contains(string(data), want) {
 		t.Fatalf("go.mod does not require %s; update MageVersion in adopt.go", want)
+	}
+	if !strings.Contains(string(data), "\ngo "+MinGo+"\n") {
+		t.Fatalf("go.mod's go line is not go %s; update MinGo in adopt.go", MinGo)
 	}
 }

@@ -36,12 +36,24 @@ type Unknown struct {
 	Suggest string
 }
 
+// String names the file, line and key, and what the typo does: a key in
+// the gates' prefixes closes every gate (GateTypo), which a user told
+// "ignored" would only find out at the next tool call.
 func (u Unknown) String() string {
 	s := fmt.Sprintf("%s:%d: unknown key %s", u.File, u.Line, u.Key)
 	if u.Suggest != "" {
 		s += "; did you mean " + u.Suggest + "?"
 	}
+	if gateKey(u.Key) {
+		return s + " (until it is fixed, every tool call is blocked; README: Configuration lists the keys)"
+	}
 	return s + " (magehook ignores it; README: Configuration lists the keys)"
+}
+
+// gateKey reports whether key is in the gates' own prefixes, where a typo
+// is a configuration error rather than a key to ignore.
+func gateKey(key string) bool {
+	return strings.HasPrefix(key, "hook.") || strings.HasPrefix(key, "guard.")
 }
 
 // Unknowns returns the unknown keys in magehook's prefixes in every file of
@@ -121,7 +133,7 @@ func distance(a, b string) int {
 // worktree., shared with other tools) only warn. nil when there is none.
 func (c *Config) GateTypo() error {
 	for _, u := range c.Unknowns() {
-		if strings.HasPrefix(u.Key, "hook.") || strings.HasPrefix(u.Key, "guard.") {
+		if gateKey(u.Key) {
 			msg := "unknown key"
 			if u.Suggest != "" {
 				msg += "; did you mean " + u.Suggest + "?"

@@ -76,6 +76,14 @@ func TestUnknownsNameTheLineAndTheKeyMeant(t *testing.T) {
 	if s := cfg.Unknowns()[0].String(); !strings.Contains(s, ":3: unknown key hook.enabel; did you mean hook.enable?") {
 		t.Errorf("message %q", s)
 	}
+	// A gate key's typo blocks every tool call (GateTypo): the warning
+	// must not call it ignored; another prefix's typo is ignored.
+	for i, want := range []string{"every tool call is blocked", "every tool call is blocked", "magehook ignores it", "every tool call is blocked"} {
+		u := cfg.Unknowns()[i]
+		if s := u.String(); !strings.Contains(s, want) || (want != "magehook ignores it" && strings.Contains(s, "ignores")) {
+			t.Errorf("%s: message %q, want it to say %q", u.Key, s, want)
+		}
+	}
 }
 
 func TestDistance(t *testing.T) {
