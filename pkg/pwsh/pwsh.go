@@ -751,7 +751,8 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 	}
 	join := func(p string) string { return joinIn(dir, p) }
 	joinAlt := func(p string) string { return joinIn(alt, p) }
-	for _, c := range cmds {
+	vars := map[string]int{} // $x = <pipeline>: the index of its first command
+	for ci, c := range cmds {
 		for _, r := range c.Redirects {
 			switch {
 			case strings.EqualFold(r.Text, "$null") || r.Text == "" && r.Literal:
@@ -772,7 +773,11 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			continue
 		}
 		if len(c.Args) > 1 && strings.HasPrefix(c.Args[0].Text, "$") && isAssign(c.Args[1].Text) {
-			// $x = <command>: the right-hand side runs.
+			// $x = <command>: the right-hand side runs, and $x holds
+			// what its pipeline prints.
+			if c.Args[1].Text == "=" {
+				vars[strings.ToLower(c.Args[0].Text)] = ci
+			}
 			c.Args = c.Args[2:]
 			if len(c.Args) == 0 {
 				continue
@@ -866,7 +871,16 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			}
 		default:
 			w := writes(name, args[1:], join, getenv)
-			a.Writes = append(a.Writes, w.paths...)
+			for _, p := range w.paths {
+				if v, ok := strings.CutPrefix(p, "$("); ok {
+					if first, ok := vars[strings.ToLower(strings.TrimSuffix(v, ")"))]; ok {
+						// Remove-Item $files, $files = gci ...: what it lists.
+						a.source(cmds, lastOf(cmds, first), args[0].Text, join, 0)
+						continue
+					}
+				}
+				a.Writes = append(a.Writes, p)
+			}
 			if alt != "" {
 				wa := writes(name, args[1:], joinAlt, getenv)
 				for i, p := range wa.paths {
@@ -882,11 +896,29 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 				a.source(cmds, i, args[0].Text, join, 0)
 			}
 			if w.fromPipe && cmd.From >= 0 {
-				a.source(cmds, cmd.From, args[0].Text, join, 0)
+				from := cmd.From
+				if p := cmds[from]; len(p.Args) == 1 && !p.Args[0].Quoted {
+					if first, ok := vars[strings.ToLower(p.Args[0].Text)]; ok {
+						from = lastOf(cmds, first) // $files | Remove-Item
+					}
+				}
+				a.source(cmds, from, args[0].Text, join, 0)
 			}
 		}
 	}
 	return a, nil
+}
+
+// lastOf is the last command of the pipeline that starts at index first
+// (what an assignment of it holds).
+func lastOf(cmds []Command, first int) int {
+	last := first
+	for j := first + 1; j < len(cmds); j++ {
+		if cmds[j].From == last {
+			last = j
+		}
+	}
+	return last
 }
 
 // source follows the output a writing cmdlet takes its paths from (the
@@ -894,6 +926,9 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 // only filter or reorder it, and records what the writer reaches.
 func (a *Analysis) source(cmds []Command, i int, writer string, join func(string) string, depth int) {
 	c := cmds[i]
+	if len(c.Args) > 2 && strings.HasPrefix(c.Args[0].Text, "$") && isAssign(c.Args[1].Text) {
+		c.Args = c.Args[2:] // $x = gci ...: the command
+	}
 	name := c.Name()
 	subtree := !contentOnly(Command{Args: []Word{{Text: writer}}}.Name())
 	unknown := func(why string) {
