@@ -116,7 +116,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}
-	opts := gitcmd.HookOptions(c.Payload.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
+	opts := gitcmd.HookOptions(c.Payload.WorkDir(home), home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
 	a, err := gitcmd.Shared(command, opts)
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil

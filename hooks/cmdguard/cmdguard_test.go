@@ -184,3 +184,13 @@ func TestThePackageDocNamesEveryBuiltInRule(t *testing.T) {
 		}
 	}
 }
+
+// Relative paths start in the harness's working-directory argument: rm
+// -rf . with Codex's workdir at the checkout deletes the checkout.
+func TestRelativePathsStartInTheWorkingDirectoryArgument(t *testing.T) {
+	root := repo(t)
+	sub := root + "/src"
+	out := hooktest.Run(t, hs, sub, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "rm -rf .", "tool_input.workdir": root})
+	denied(t, out, "checkout")
+	allowed(t, hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "rm -rf .", "tool_input.workdir": sub}))
+}

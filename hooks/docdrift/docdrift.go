@@ -82,7 +82,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if !ok {
 		return hook.Result{}, nil
 	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, c.Getenv("HOME"), c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.WorkDir(c.Getenv("HOME")), c.Getenv("HOME"), c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Result{}, nil // a command the shell could not run committed nothing
 	}

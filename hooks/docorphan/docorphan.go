@@ -89,7 +89,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.CWD, home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+	a, err := gitcmd.Shared(command, gitcmd.HookOptions(p.WorkDir(home), home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
 	if err != nil {
 		return hook.Deny("docorphan cannot check this command: " + err.Error() + "."), nil
 	}
