@@ -332,6 +332,9 @@ func TestPowerShellPipelines(t *testing.T) {
 		{`Set-Content (Join-Path $PWD .toolingrc) x`, true},
 		{`'x' > $env:USERPROFILE\.claude\settings.json`, true},
 		{`sc .toolingrc x`, true},
+		{`New-Item -Path sub -Name .toolingrc -ItemType File`, true},
+		{`New-Item -Name .toolingrc -Value x`, true},
+		{`New-Item -Path src -Name new.go -ItemType File`, false},
 		{`Set-Alias x Remove-Item; x .toolingrc`, true},
 		{`New-Alias -Name w -Value Set-Content; w bin/magehook ''`, true},
 		{`Set-Location /nonexistent; Remove-Item bin/magehook`, true}, // the Set-Location fails: PowerShell goes on here

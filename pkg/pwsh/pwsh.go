@@ -892,6 +892,25 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			if cp, ok := copyEnds(name, args[1:], join, getenv); ok {
 				a.Copies = append(a.Copies, cp)
 			}
+			if name == "new-item" || name == "ni" {
+				// New-Item -Path dir -Name file makes dir/file.
+				for j := 1; j+1 < len(args); j++ {
+					if p := strings.ToLower(args[j].Text); args[j].Literal && len(p) > 2 && strings.HasPrefix("-name", p) {
+						n := args[j+1]
+						dirs := w.paths
+						if len(dirs) == 0 {
+							dirs = []string{join(".")}
+						}
+						for _, d := range dirs {
+							if !n.Literal {
+								a.Writes = append(a.Writes, "$("+d+"/"+n.Text+")")
+							} else {
+								a.Writes = append(a.Writes, d+string(filepath.Separator)+n.Text)
+							}
+						}
+					}
+				}
+			}
 			for _, i := range w.groups {
 				a.source(cmds, i, args[0].Text, join, 0)
 			}
