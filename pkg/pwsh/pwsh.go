@@ -629,6 +629,19 @@ func copyEnds(name string, args []Word, join func(string) string, getenv func(st
 	return Copy{Src: join(s), Dest: join(d)}, true
 }
 
+// renameAsMove spells Rename-Item's -NewName as Move-Item's -Destination,
+// so that copyEnds reads both ends.
+func renameAsMove(args []Word) []Word {
+	out := make([]Word, len(args))
+	for i, a := range args {
+		if p := strings.ToLower(a.Text); a.Literal && len(p) > 1 && strings.HasPrefix("-newname", p) && p != "-" {
+			a = Word{Text: "-Destination", Literal: true, Inner: -1}
+		}
+		out[i] = a
+	}
+	return out
+}
+
 // Placed is a command and the directory it runs in; Alt is where it runs
 // instead when the directory AltIf does not exist (the Set-Location to it
 // failed).
@@ -891,6 +904,14 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			}
 			if cp, ok := copyEnds(name, args[1:], join, getenv); ok {
 				a.Copies = append(a.Copies, cp)
+			}
+			if name == "rename-item" || name == "rni" || name == "ren" {
+				// The new name is in the item's own directory.
+				if rn, ok := copyEnds("move-item", renameAsMove(args[1:]), join, getenv); ok {
+					if n, rel := strings.CutPrefix(rn.Dest, join("")); rel && !strings.ContainsAny(n, `/\`) {
+						a.Writes = append(a.Writes, filepath.Join(filepath.Dir(rn.Src), n))
+					}
+				}
 			}
 			if name == "new-item" || name == "ni" {
 				// New-Item -Path dir -Name file makes dir/file.
