@@ -368,6 +368,8 @@ func TestPowerShellPipelines(t *testing.T) {
 		{`gci .claude | Copy-Item -Destination $env:TEMP`, true}, // a computed path in a command naming a guarded file
 		{`Get-Content .toolingrc | Select-String branchguard`, false},
 		{`git status; go test ./...`, false},
+		{`$p = Join-Path $PWD '.claude'; Test-Path $p`, false},
+		{`$rc = Get-Content .toolingrc; Write-Output $rc`, false},
 	} {
 		out := run(t, root, "PowerShell", map[string]any{"command": tt.command})
 		if denied(out) != tt.deny || out.Code != 0 {

@@ -77,7 +77,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			reasons = append(reasons, fmt.Sprintf("%s (%s) would change %s, %s", p.ToolName, w.Op, w.Path, what))
 		}
 	}
-	if len(reasons) == 0 && !inHook {
+	if len(reasons) == 0 && !inHook && p.IsTool("Bash") {
 		// A command whose name only run time knows ($(echo rm) x,
 		// "$(which rm)" x) may write any of its arguments.
 		for _, cmd := range a.Commands {
@@ -94,7 +94,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 		}
 		reasons = append(reasons, more...)
 	}
-	if len(blind) > 0 && len(reasons) == 0 && !inHook {
+	if len(blind) > 0 && len(reasons) == 0 && !inHook && p.IsTool("Bash") {
 		// Code the analysis cannot follow (python -c, node -e, a sed
 		// script) names what it writes in its string literals: each one
 		// that reaches a guarded file, or a directory holding one, is

@@ -886,7 +886,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			w := writes(name, args[1:], join, getenv)
 			for _, p := range w.paths {
 				if v, ok := strings.CutPrefix(p, "$("); ok {
-					if first, ok := vars[strings.ToLower(strings.TrimSuffix(v, ")"))]; ok {
+					if first, ok := vars[strings.ToLower(strings.TrimSuffix(v, ")"))]; ok && listing(cmds[first]) {
 						// Remove-Item $files, $files = gci ...: what it lists.
 						a.source(cmds, lastOf(cmds, first), args[0].Text, join, 0)
 						continue
@@ -938,7 +938,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 			if w.fromPipe && cmd.From >= 0 {
 				from := cmd.From
 				if p := cmds[from]; len(p.Args) == 1 && !p.Args[0].Quoted {
-					if first, ok := vars[strings.ToLower(p.Args[0].Text)]; ok {
+					if first, ok := vars[strings.ToLower(p.Args[0].Text)]; ok && listing(cmds[first]) {
 						from = lastOf(cmds, first) // $files | Remove-Item
 					}
 				}
@@ -947,6 +947,19 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 		}
 	}
 	return a, nil
+}
+
+// listing reports an assignment of a listing cmdlet's output ($f = gci
+// ...): the only kind whose value a writer's paths are followed into.
+func listing(c Command) bool {
+	if len(c.Args) > 2 && isAssign(c.Args[1].Text) {
+		c.Args = c.Args[2:]
+	}
+	switch c.Name() {
+	case "get-childitem", "gci", "ls", "dir", "get-item", "gi", "resolve-path", "rvpa":
+		return true
+	}
+	return false
 }
 
 // lastOf is the last command of the pipeline that starts at index first
