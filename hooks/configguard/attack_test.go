@@ -369,6 +369,8 @@ func TestPowerShellPipelines(t *testing.T) {
 		{`Get-Content .toolingrc | Select-String branchguard`, false},
 		{`git status; go test ./...`, false},
 		{`$p = Join-Path $PWD '.claude'; Test-Path $p`, false},
+		{`New-Item -ItemType Directory -Path $env:TEMP\x -Force`, false},
+		{`Set-Content "$env:USERPROFILE\Users\notes.txt" x`, false},
 		{`$rc = Get-Content .toolingrc; Write-Output $rc`, false},
 	} {
 		out := run(t, root, "PowerShell", map[string]any{"command": tt.command})

@@ -477,14 +477,33 @@ func squeeze(s string) string {
 	}, s)
 }
 
-// obfuscated reports code that builds the text it acts on at run time.
+// obfuscated reports code that builds the text it acts on at run time:
+// encodings, and escapes of characters by number (\x2e, \u002e, \056; a
+// Windows path's \Users or \x is no escape).
 func obfuscated(s string) bool {
-	for _, t := range []string{"base64", "b64decode", "fromCharCode", "chr(", "\\x", "\\u", "\\0", "decode(", "[::-1]", "reverse", "rot13", "codecs", "unhexlify", "fromhex", "atob", "Buffer.from", "xxd", "printf %b"} {
+	for _, t := range []string{"base64", "b64decode", "fromCharCode", "chr(", "decode(", "[::-1]", "reverse", "rot13", "codecs", "unhexlify", "fromhex", "atob", "Buffer.from", "xxd", "printf %b"} {
 		if strings.Contains(s, t) {
 			return true
 		}
 	}
+	for i := 0; i+3 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		switch c := s[i+1]; {
+		case c == 'x' && hex(s[i+2]) && hex(s[i+3]):
+			return true
+		case c == 'u' && i+5 < len(s) && hex(s[i+2]) && hex(s[i+3]) && hex(s[i+4]) && hex(s[i+5]):
+			return true
+		case c >= '0' && c <= '3' && s[i+2] >= '0' && s[i+2] <= '7' && s[i+3] >= '0' && s[i+3] <= '7':
+			return true
+		}
+	}
 	return false
+}
+
+func hex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 func (g *guard) what(path string) string {
