@@ -100,6 +100,7 @@ func TestShellAttacks(t *testing.T) {
 	gittest.Git(t, root, "commit", "-qm", "wired")
 	os.Symlink(filepath.Join(root, ".claude"), filepath.Join(root, "sub", "cl"))
 	os.WriteFile(filepath.Join(root, "notes"), []byte("n\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "sub", "list"), []byte(".toolingrc\nnotes\n"), 0o644)
 	if err := os.Link(filepath.Join(root, ".toolingrc"), filepath.Join(root, "sub", "rc")); err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +141,9 @@ func TestShellAttacks(t *testing.T) {
 		{`find . -name '*.go' -print0 | xargs -0 gofmt -w`, false},
 		{`find build -type f | xargs rm`, false},
 		{`ls -a | grep tooling | xargs rm`, true},
+		{`cat sub/list | xargs rm`, true}, // the file names .toolingrc
+		{`xargs rm < sub/list`, true},
+		{`cat sub/keep | xargs rm -f`, false},
 		{`for f in $(ls -A); do rm -rf "$f"; done`, true},
 		{`rm $(ls -a | grep tool)`, true},
 		{`cd build && rm $(ls)`, false},

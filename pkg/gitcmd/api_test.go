@@ -267,7 +267,10 @@ var writeTable = []struct {
 	{`ls | xargs rm`, []string{"rm /repo +tree"}},
 	{`ls -a sub | grep x | sort | xargs rm`, []string{"rm /repo +tree", "rm /repo/sub +tree"}},
 	{`git ls-files | xargs rm`, []string{"rm /repo +tree"}},
-	{`cat list.txt | xargs rm`, []string{"rm ?"}},
+	{`cat list.txt | xargs rm`, []string{"rm ?"}}, // no such file here
+	{`echo a.txt b.txt | xargs rm`, []string{"rm /repo/a.txt", "rm /repo/b.txt"}},
+	{`xargs rm <<< "a.txt"`, []string{"rm /repo/a.txt"}},
+	{`echo a.txt | xargs -I{} rm {}.bak`, []string{"rm ?", "rm ?"}},
 	{`rm $(ls)`, []string{"rm /repo/* +glob"}},
 	{`rm -r "$(ls -A | grep x)"`, []string{"rm /repo/* +tree +glob"}},
 	{`rm $(ls -R)`, []string{"rm ?"}},

@@ -129,6 +129,20 @@ type input struct {
 	find *findList
 }
 
+// catFile returns the file a statement that is cat of one file prints
+// (absolute), or "".
+func (w *walker) catFile(s *syntax.Stmt, sc scope) string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 2 || len(c.Assigns) > 0 || len(s.Redirs) > 0 {
+		return ""
+	}
+	name, file := w.joined(c.Args[0], sc), w.joined(c.Args[1], sc)
+	if name.Dynamic != "" || progName(name.Value) != "cat" || file.Dynamic != "" || file.Glob || strings.HasPrefix(file.Value, "-") {
+		return ""
+	}
+	return w.abs(sc, file.Value)
+}
+
 // lineFilter reports a command that only keeps, drops or reorders the
 // lines it reads (so the paths it passes on are some of those it got).
 func lineFilter(name string) bool {
@@ -447,6 +461,8 @@ func (w *walker) command(cmd syntax.Command, sc scope) res {
 				next.stdin = &input{text: text}
 			} else if f := w.findList(c.X, sc); f != nil {
 				next.stdin = &input{find: f}
+			} else if file := w.catFile(c.X, sc); file != "" {
+				next.stdin = &input{file: file}
 			} else {
 				next.stdin = nil
 			}

@@ -232,9 +232,41 @@ done:
 		return nil, h, true
 	}
 	if wr.appends {
+		if words, ok := w.xargsInput(name, args[1:i], sc); ok {
+			// xargs reading a known text (echo, printf, a file cat
+			// into it, a here-string): its words are the arguments.
+			return append(append([]Word(nil), inner...), words...), h, true
+		}
 		inner = appendDynamic(inner, name)
 	}
 	return inner, h, true
+}
+
+// xargsInput returns the words xargs appends when what it reads is known
+// and it splits it plainly (no -I, -d, -0, -a, -E, which change how).
+func (w *walker) xargsInput(name string, opts []Word, sc scope) ([]Word, bool) {
+	if name != "xargs" || sc.stdin == nil || sc.stdin.find != nil {
+		return nil, false
+	}
+	for _, o := range opts {
+		v := o.Value
+		if o.Dynamic != "" || strings.HasPrefix(v, "-I") || strings.HasPrefix(v, "-i") || strings.HasPrefix(v, "--replace") ||
+			strings.HasPrefix(v, "-d") || strings.HasPrefix(v, "--delimiter") || v == "-0" || v == "--null" || strings.HasPrefix(v, "-a") || strings.HasPrefix(v, "--arg-file") || strings.HasPrefix(v, "-E") || strings.HasPrefix(v, "-e") {
+			return nil, false
+		}
+	}
+	text, ok := w.stdinText(sc)
+	if !ok || strings.ContainsAny(text, "'\"\\") {
+		return nil, false // xargs's own quoting: not read here
+	}
+	var words []Word
+	for _, f := range strings.Fields(text) {
+		if len(words) >= 1000 {
+			return nil, false
+		}
+		words = append(words, Word{Value: f, Glob: false})
+	}
+	return words, true
 }
 
 // xargsFromFind turns the writes to the paths xargs reads (from index
