@@ -612,8 +612,16 @@ func Enabled(cfg *toolingrc.Config, handlers []Handler) ([]Handler, error) {
 		h, ok := find(handlers, name)
 		if !ok {
 			o := v.Origins[i]
+			var names []string
+			for _, h := range handlers {
+				names = append(names, h.Name)
+			}
+			hint := "check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new"
+			if near := toolingrc.Nearest(names, name); near != "" {
+				hint = fmt.Sprintf("did you mean %s? (go tool mage hook:list lists them; a new handler of your own needs go tool mage hook:build)", near)
+			}
 			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
-				Msg: fmt.Sprintf("no handler is named %q in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new", name)}
+				Msg: fmt.Sprintf("no handler is named %q in this binary; %s", name, hint)}
 		}
 		out = append(out, h)
 		gated = gated || h.Policy == Gatekeeper
