@@ -91,6 +91,9 @@ type Options struct {
 	// SkipStartup skips the measure of the binary's start-up cost (it
 	// runs the binary and a floor program StartupRounds times each).
 	SkipStartup bool
+	// Progress receives a line before a step that takes seconds (the
+	// first build of the floor program); nil discards.
+	Progress io.Writer
 }
 
 type doctor struct {
