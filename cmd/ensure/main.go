@@ -10,8 +10,13 @@
 //
 //	go run github.com/magehook/magehook/cmd/ensure [-fresh] [-timeout=22s] bin/magehook
 //
+// The timeout counts from the hook command's start: the seconds go run took
+// to compile this program are taken off it, so that the build gives up,
+// and the call is blocked, before the harness's own timeout would let it
+// through.
+//
 // EXIT CODES: 0 with the path on stdout; 1 when the binary is missing and
-// cannot be built (the reason and the fix on stderr). go run reports any
+// cannot be built in time (the reason and the fix on stderr). go run reports any
 // failure as exit 1, so the command decides what a failure means for its
 // event.
 package main
@@ -21,10 +26,68 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/proc"
 )
+
+// margin is what the budget keeps for the binary itself once it is built:
+// the shell's exec and its answer.
+const margin = time.Second
+
+// budget is what is left of the timeout for the build once the hook has
+// already spent spent, keeping margin for the binary's answer. The
+// timeout counts from the hook command's start, and go run compiles this
+// program before it runs (seconds on a cold cache): a build given the whole
+// timeout from here could outlast the harness's, and a tool call whose
+// hook times out is let through.
+func budget(timeout, spent time.Duration) (left, gone time.Duration) {
+	return timeout - spent - margin, spent
+}
+
+// spentBefore is how long the hook command had run when this program
+// started: the age of go run, its parent, started by the command.
+func spentBefore() time.Duration {
+	self, parent := proc.StartTime(os.Getpid()), proc.StartTime(os.Getppid())
+	if self != 0 && parent != 0 && parent <= self {
+		return time.Duration(self-parent) * time.Second / 100 // /proc counts USER_HZ, 100 a second
+	}
+	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(os.Getppid())).Output()
+	if err != nil {
+		return 0
+	}
+	d, _ := parseEtime(strings.TrimSpace(string(out)))
+	return d
+}
+
+// parseEtime reads ps's elapsed time, [[dd-]hh:]mm:ss.
+func parseEtime(s string) (time.Duration, bool) {
+	var days int
+	if d, rest, ok := strings.Cut(s, "-"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil {
+			return 0, false
+		}
+		days, s = n, rest
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	total := 0
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return 0, false
+		}
+		total = total*60 + n
+	}
+	return time.Duration(days*86400+total) * time.Second, true
+}
 
 func main() {
 	fresh := flag.Bool("fresh", false, "also rebuild a binary older than its sources")
@@ -34,7 +97,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "magehook: usage: ensure [-fresh] [-timeout=d] <binary>")
 		os.Exit(2)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	left, spent := budget(*timeout, spentBefore())
+	if left <= 0 {
+		fmt.Fprintf(os.Stderr, "magehook: no time left to build %s within the hook's timeout (starting this builder took %s); this call is blocked, and the next one builds with the builder ready (or run go tool mage hook:build)\n", flag.Arg(0), spent.Round(time.Second))
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), left)
 	defer cancel()
 	root, err := os.Getwd()
 	if err != nil {

@@ -28,7 +28,7 @@ func Doctor(ctx context.Context,
 
 func (w world) doctor(ctx context.Context, asJSON, startup, fix bool) error {
 	r := doctor.Run(ctx, doctor.Options{Start: w.start(), Handlers: handlers(), SkipStartup: !startup,
-		Home: w.getenv("HOME"), Getenv: w.getenv, Fix: fix, FixLog: w.stderr})
+		Home: w.getenv("HOME"), Getenv: w.getenv, Fix: fix, FixLog: w.stderr, Progress: w.stderr})
 	if asJSON {
 		if err := doctor.WriteJSON(w.stdout, r); err != nil {
 			return failure(err)

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -26,7 +30,10 @@ import (
 // (the harness runs it all the same). Session and worktree events change
 // the library and the worktrees, so without -lifecycle they are replayed
 // in-process with the enabled handlers only. -check prints the decision
-// line alone, for scripts.
+// line alone, for scripts. -harness=codex (copilot, cursor, gemini,
+// opencode) runs the binary as that harness's entry does and reads its
+// answer in that harness's dialect; a payload built from flags is Claude
+// Code's shape, which every harness's mapping accepts.
 func (Hook) Replay(ctx context.Context, input string,
 	event *string, // the event (default: the payload's hook_event_name)
 	tool *string, // a built payload's tool_name
@@ -34,18 +41,27 @@ func (Hook) Replay(ctx context.Context, input string,
 	file *string, // a built payload's tool_input.file_path
 	lifecycle *bool, // run session and worktree events with the lifecycle
 	check *bool, // print the decision line alone
+	harness *string, // the harness whose entry runs the binary (default claude)
 ) error {
 	return osWorld().replay(ctx, replayArgs{input: input, event: deref(event), tool: deref(tool), command: deref(command),
-		file: deref(file), lifecycle: derefBool(lifecycle), check: derefBool(check)})
+		file: deref(file), lifecycle: derefBool(lifecycle), check: derefBool(check), harness: deref(harness)})
 }
 
 // replayArgs are hook:replay's arguments.
 type replayArgs struct {
-	input, event, tool, command, file string
-	lifecycle, check                  bool
+	input, event, tool, command, file, harness string
+	lifecycle, check                           bool
 }
 
 func (w world) replay(ctx context.Context, a replayArgs) error {
+	agent := hook.ClaudeCode
+	if a.harness != "" && a.harness != "claude" {
+		h, ok := harness.Hook(a.harness)
+		if !ok {
+			return usage(fmt.Errorf("unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode", a.harness))
+		}
+		agent = h
+	}
 	data, name, err := w.replayPayload(a.input, a.event, a.tool, a.command, a.file)
 	if err != nil {
 		return usage(err)
@@ -56,14 +72,18 @@ func (w world) replay(ctx context.Context, a replayArgs) error {
 	}
 	var r hook.Replay
 	if ev.Lifecycle && !a.lifecycle {
-		r = hook.RunReplay(ctx, &hook.Dispatcher{Handlers: handlers()}, name, data)
+		r = hook.RunReplay(ctx, &hook.Dispatcher{Handlers: handlers(), Harness: agent}, name, data)
 		r.Notes = append(r.Notes, "replayed in-process without the lifecycle (pass -lifecycle to run the installed binary with it)")
 	} else {
 		bin, err := w.replayBinary(ctx)
 		if err != nil {
 			return failure(err)
 		}
-		cmd := exec.CommandContext(ctx, bin, "hook:"+ev.Target)
+		args := []string{"hook:" + ev.Target}
+		if agent != hook.ClaudeCode {
+			args = append(args, "-harness="+agent.HarnessName())
+		}
+		cmd := exec.CommandContext(ctx, bin, args...)
 		var stdout, stderr bytes.Buffer
 		cmd.Dir = w.dir
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
@@ -77,6 +97,9 @@ func (w world) replay(ctx context.Context, a replayArgs) error {
 			code = exit.ExitCode()
 		}
 		r = hook.Interpret(name, code, stdout.String(), stderr.String())
+		if agent != hook.ClaudeCode {
+			r = dialect(r, agent.HarnessName())
+		}
 	}
 	if a.check {
 		fmt.Fprintf(w.stdout, "%s %s exit %d\n", r.Event, r.Decision, r.Code)
@@ -89,6 +112,42 @@ func (w world) replay(ctx context.Context, a replayArgs) error {
 		return &exitError{code: r.Code, err: fmt.Errorf("hook:replay: %s %s: the harness sees exit %d", r.Event, r.Decision, r.Code)}
 	}
 	return nil
+}
+
+// dialect reads the decision of an answer in another harness's dialect,
+// which Interpret (Claude Code's) does not know: the first decision-like
+// member anywhere in the JSON answer (permissionDecision, permission,
+// decision, behavior).
+func dialect(r hook.Replay, name string) hook.Replay {
+	r.Notes = append(r.Notes, "answered in "+name+"'s dialect")
+	if r.Decision != "none" || strings.TrimSpace(r.Stdout) == "" {
+		return r
+	}
+	var v any
+	if json.Unmarshal([]byte(r.Stdout), &v) != nil {
+		return r
+	}
+	var find func(v any) string
+	find = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range []string{"permissionDecision", "permission", "behavior", "decision"} {
+				if s, ok := x[k].(string); ok && s != "" {
+					return s
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if d := find(x[k]); d != "" {
+					return d
+				}
+			}
+		}
+		return ""
+	}
+	if d := find(v); d != "" {
+		r.Decision = d
+	}
+	return r
 }
 
 // replayBinary is the checkout's installed hook binary, with a warning on

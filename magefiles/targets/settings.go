@@ -56,7 +56,11 @@ func (w world) install(ctx context.Context, a installArgs) error {
 	switch {
 	case a.dryRun:
 	case buildinfo.HasMagefiles(root):
-		fmt.Fprintf(w.stderr, "magehook: building %s from %s (a first build compiles every dependency: tens of seconds)\n", bin.Abs(), filepath.Join(root, "magefiles"))
+		first := ""
+		if _, err := os.Stat(bin.Abs()); err != nil {
+			first = " (a first build compiles every dependency: tens of seconds)"
+		}
+		fmt.Fprintf(w.stderr, "magehook: building %s from %s%s\n", bin.Abs(), filepath.Join(root, "magefiles"), first)
 		if err := buildinfo.Build(ctx, root, bin.Abs(), w.stderr); err != nil {
 			return failure(err)
 		}
@@ -115,7 +119,16 @@ func (w world) install(ctx context.Context, a installArgs) error {
 			fmt.Fprintf(w.stderr, "magehook: wrote the commit-msg hook %s\n", path)
 		}
 	}
-	fmt.Fprintln(w.stderr, "magehook: next: commit the settings file, start a session in this checkout; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	if err := cfg.GateTypo(); err != nil {
+		// The entries are in place, and they block every tool call until
+		// the key is fixed: said as the configuration error it is.
+		return configErr(fmt.Errorf("%w; the entries are installed, and every tool call is blocked until this is fixed", err))
+	}
+	next := "start a session in this checkout"
+	if len(wrote) > 0 {
+		next = "commit the settings file, " + next
+	}
+	fmt.Fprintln(w.stderr, "magehook: next: "+next+"; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
 	return nil
 }
 

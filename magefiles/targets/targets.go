@@ -20,6 +20,7 @@ package targets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -82,10 +83,16 @@ func (w world) list() error {
 	if err != nil {
 		return err
 	}
+	// The catalogue is listed whatever the configuration says; a
+	// configuration that does not read (which closes the gates) is said
+	// after it, with exit 3, and the ENABLED column shows "?".
 	var enabled map[string]bool
-	if cfg, err := toolingrc.Discover(w.start()); err == nil {
+	cfg, cerr := toolingrc.Discover(w.start())
+	if cerr == nil {
 		w.warnUnknown(cfg)
-		if on, err := hook.Enabled(cfg, hs); err == nil {
+		var on []hook.Handler
+		if on, cerr = hook.Enabled(cfg, hs); cerr == nil {
+			cerr = cfg.GateTypo()
 			enabled = map[string]bool{}
 			for _, h := range on {
 				enabled[h.Name] = true
@@ -94,6 +101,9 @@ func (w world) list() error {
 	}
 	if err := hook.List(w.stdout, hs, enabled); err != nil {
 		return failure(fmt.Errorf("hook:list: %w", err))
+	}
+	if cerr != nil && !errors.Is(cerr, toolingrc.ErrNotFound) {
+		return configErr(cerr)
 	}
 	return nil
 }

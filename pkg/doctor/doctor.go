@@ -91,6 +91,9 @@ type Options struct {
 	// SkipStartup skips the measure of the binary's start-up cost (it
 	// runs the binary and a floor program StartupRounds times each).
 	SkipStartup bool
+	// Progress receives a line before a step that takes seconds (the
+	// first build of the floor program); nil discards.
+	Progress io.Writer
 }
 
 type doctor struct {
@@ -147,15 +150,12 @@ func (d *doctor) checkToolingrc() {
 		d.add(Problem, "toolingrc", u.File, "%s", u)
 	}
 	v, _ := cfg.Get(toolingrc.KeyHookEnable)
-	for _, name := range v.Values {
-		found := false
-		for _, h := range d.Handlers {
-			found = found || h.Name == name
+	// Every unknown name, each worded as dispatch and install word it.
+	if unknown := hook.UnknownHandlers(cfg, d.Handlers); len(unknown) > 0 {
+		for _, err := range unknown {
+			d.add(Problem, "toolingrc", file, "%v", err)
 		}
-		if !found {
-			d.add(Problem, "toolingrc", file, "hook.enable names %q, which no handler is; run hook:list", name)
-			return
-		}
+		return
 	}
 	d.cfg = cfg
 	d.r.Root = cfg.Root()

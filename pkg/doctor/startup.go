@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func (d *doctor) checkStartup(ctx context.Context, bin string) {
 		}
 		budget = b
 	}
-	floor, err := buildFloor(ctx)
+	floor, err := buildFloor(ctx, d.Progress)
 	if err != nil {
 		d.add(Skip, check, bin, "cannot build the floor to compare with: %v", err)
 		return
@@ -145,7 +146,7 @@ func cpuOf(ctx context.Context, env []string, stdin []byte, name string, args ..
 
 // buildFloor builds the floor program once per Go release into the user
 // cache directory and returns its path.
-func buildFloor(ctx context.Context) (string, error) {
+func buildFloor(ctx context.Context, progress io.Writer) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
@@ -157,6 +158,9 @@ func buildFloor(ctx context.Context) (string, error) {
 	}
 	if _, err := os.Stat(exe); err == nil {
 		return exe, nil
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "magehook: doctor: building a bare Go program to measure the hook binary's start-up against (once per Go release, into %s)\n", dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err

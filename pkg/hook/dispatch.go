@@ -611,9 +611,7 @@ func Enabled(cfg *toolingrc.Config, handlers []Handler) ([]Handler, error) {
 	for i, name := range v.Values {
 		h, ok := find(handlers, name)
 		if !ok {
-			o := v.Origins[i]
-			return nil, &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
-				Msg: fmt.Sprintf("no handler is named %q in this binary; check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new", name)}
+			return nil, unknownHandler(v.Origins[i], name, handlers)
 		}
 		out = append(out, h)
 		gated = gated || h.Policy == Gatekeeper
@@ -626,6 +624,37 @@ func Enabled(cfg *toolingrc.Config, handlers []Handler) ([]Handler, error) {
 		}
 	}
 	return out, nil
+}
+
+// UnknownHandlers are the errors of every hook.enable name no handler
+// has, each as Enabled words the first (the doctor lists them all).
+func UnknownHandlers(cfg *toolingrc.Config, handlers []Handler) []error {
+	v, err := cfg.Get(toolingrc.KeyHookEnable)
+	if err != nil {
+		return []error{err}
+	}
+	var out []error
+	for i, name := range v.Values {
+		if _, ok := find(handlers, name); !ok {
+			out = append(out, unknownHandler(v.Origins[i], name, handlers))
+		}
+	}
+	return out
+}
+
+// unknownHandler is the error for a hook.enable name no handler has: the
+// file and line, and the name it most likely means.
+func unknownHandler(o toolingrc.Origin, name string, handlers []Handler) error {
+	var names []string
+	for _, h := range handlers {
+		names = append(names, h.Name)
+	}
+	hint := "check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new"
+	if near := toolingrc.Nearest(names, name); near != "" {
+		hint = fmt.Sprintf("did you mean %s? (go tool mage hook:list lists them; a new handler of your own needs go tool mage hook:build)", near)
+	}
+	return &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
+		Msg: fmt.Sprintf("no handler is named %q in this binary; %s", name, hint)}
 }
 
 func find(hs []Handler, name string) (Handler, bool) {

@@ -88,6 +88,10 @@ func ownPrefix(keys []string, key string) bool {
 	return false
 }
 
+// Nearest is the name within two edits of name (the closest, the first on
+// a tie), or "": the did-you-mean of a misspelt key or handler name.
+func Nearest(names []string, name string) string { return nearest(names, name) }
+
 // nearest is the known key within two edits of key (the closest, first in
 // Keys on a tie), or "".
 func nearest(keys []string, key string) string {

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseEtime(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"00:07":      7 * time.Second,
+		"01:02":      62 * time.Second,
+		"1:00:00":    time.Hour,
+		"2-03:04:05": 2*24*time.Hour + 3*time.Hour + 4*time.Minute + 5*time.Second,
+		"12:34:56":   12*time.Hour + 34*time.Minute + 56*time.Second,
+	} {
+		if got, ok := parseEtime(in); !ok || got != want {
+			t.Errorf("parseEtime(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "7", "a:b", "1:2:3:4", "x-01:02"} {
+		if _, ok := parseEtime(bad); ok {
+			t.Errorf("parseEtime(%q) accepted", bad)
+		}
+	}
+}
+
+// The build gets what the compile of this program left of the timeout,
+// less the margin for the binary's answer; nothing when it took it all.
+func TestBudget(t *testing.T) {
+	if left, _ := budget(22*time.Second, 0); left != 21*time.Second {
+		t.Errorf("nothing spent: %v", left)
+	}
+	if left, _ := budget(22*time.Second, 18*time.Second); left != 3*time.Second {
+		t.Errorf("18 s spent: %v", left)
+	}
+	if left, _ := budget(22*time.Second, 30*time.Second); left > 0 {
+		t.Errorf("more than the timeout spent: %v left", left)
+	}
+}
+
+// What spentBefore measures is the parent's age, as ps reports it.
+func TestSpentBeforeIsTheParentsAge(t *testing.T) {
+	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(os.Getppid())).Output()
+	if err != nil {
+		t.Skip("no ps:", err)
+	}
+	want, ok := parseEtime(strings.TrimSpace(string(out)))
+	if !ok {
+		t.Skipf("ps etime %q", out)
+	}
+	if got := spentBefore(); got < want-2*time.Second || got > want+2*time.Second {
+		t.Fatalf("spentBefore = %v, ps says the parent is %v old", got, want)
+	}
+}
