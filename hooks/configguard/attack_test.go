@@ -468,3 +468,29 @@ func TestTheTargetOfAGuardedLinkIsGuarded(t *testing.T) {
 		t.Errorf("another file beside it: %+v", out)
 	}
 }
+
+// git clean removes untracked files git does not ignore: it keeps the
+// gates' files when each is tracked or ignored, and -x removes ignored
+// ones too.
+func TestGitClean(t *testing.T) {
+	root := wired(t)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("bin/\nbuild/\n"), 0o644)
+	gittest.Git(t, root, "add", ".toolingrc", ".claude/settings.json", ".gitignore")
+	gittest.Git(t, root, "commit", "-qm", "tracked")
+	bash := func(cmd string) hooktest.Outcome { return run(t, root, "Bash", map[string]any{"command": cmd}) }
+	for cmd, deny := range map[string]bool{
+		"git clean -fd":       false, // .toolingrc, settings tracked; bin/ ignored
+		"git clean -fdx":      true,  // bin/magehook is ignored: -x removes it
+		"git clean -fX":       true,
+		"git clean -f -- bin": true,
+	} {
+		if out := bash(cmd); denied(out) != deny {
+			t.Errorf("%q: %+v, want deny %v", cmd, out, deny)
+		}
+	}
+	os.Remove(filepath.Join(root, ".gitignore"))
+	gittest.Git(t, root, "rm", "-q", "--cached", ".gitignore")
+	if out := bash("git clean -fd"); !denied(out) {
+		t.Errorf("git clean -fd with the binary untracked and not ignored: %+v", out)
+	}
+}

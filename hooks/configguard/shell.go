@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
@@ -461,6 +462,9 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 	if git == nil {
 		return false
 	}
+	if git.Sub == "clean" {
+		return g.cleanKeeps(git, w.Path)
+	}
 	var operands []string
 	skip := false
 	for _, arg := range git.Args {
@@ -579,4 +583,39 @@ func quoted(text string) []string {
 		}
 	}
 	return out
+}
+
+// cleanKeeps reports whether git clean (without -x or -X, and without
+// paths) leaves every guarded file that exists under dir: it removes only
+// untracked files git does not ignore, so each must be tracked or ignored
+// (asking git, only for a clean).
+func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
+	for _, arg := range git.Args {
+		v := arg.Value
+		switch {
+		case arg.Dynamic != "":
+			return false
+		case v == "--ignored" || v == "-e" || strings.HasPrefix(v, "--exclude"):
+			return false
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			if strings.ContainsAny(v, "xXe") {
+				return false
+			}
+		default:
+			return false // paths: judged as the tree
+		}
+	}
+	for _, f := range g.existing() {
+		if !within(f, dir) {
+			continue
+		}
+		if _, err := proc.Output(dir, nil, "git", "-C", dir, "ls-files", "--error-unmatch", "--", f); err == nil {
+			continue // tracked: clean leaves it
+		}
+		if !gitignore.Ignored(dir, f, false) {
+			return false
+		}
+	}
+	return true
 }
