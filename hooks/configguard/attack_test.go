@@ -183,8 +183,10 @@ func TestShellAttacks(t *testing.T) {
 		{`git config -f .claude/settings.json --get hooks.x`, false},
 		{`awk '{print}' .toolingrc`, false},
 		// Programs whose options or operands name what they write.
-		{`go build -o bin/ ./cmd/x`, true},
-		{`go build -o bin ./cmd/x`, true},
+		{`go build -o bin/ ./cmd/magehook`, true},
+		{`go build -o bin/ ./...`, true},
+		{`go build -o bin ./cmd/x`, false}, // writes bin/x
+		{`go build -o bin/ ./src`, false},
 		{`GOBIN=$PWD/bin go install ./cmd/x`, true},
 		{`go build -o build/ ./...`, false},
 		{`openssl enc -in x -out .toolingrc`, true},

@@ -214,7 +214,9 @@ var writeTable = []struct {
 	// -o into a directory (fakeStat: a name without a dot is one) writes
 	// a file per package there.
 	{`go build -o bin/ ./cmd/...`, []string{"go -o /repo/bin +tree"}},
-	{`go build -o bin ./x`, []string{"go -o /repo/bin +tree"}},
+	{`go build -o bin ./cmd/x`, []string{"go -o /repo/bin/x", "go -o /repo/bin/x.exe"}},
+	{`go build -o bin/ .`, []string{"go -o /repo/bin/repo", "go -o /repo/bin/repo.exe"}},
+	{`go build -o bin/ example.com/x`, []string{"go -o /repo/bin +tree"}},
 	{`GOBIN=/repo/bin go install ./cmd/x`, []string{"go install /repo/bin +tree"}},
 	{`go install ./cmd/x`, []string{"go install /home/u/go/bin +tree"}},
 	{`openssl enc -in a -out b.key`, []string{"openssl -out /repo/b.key"}},

@@ -174,9 +174,22 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				continue
 			}
 			// -o into a directory writes a file named after each package
-			// built there (bin/ with ./cmd/magehook writes bin/magehook).
+			// built there (bin/ with ./cmd/magehook writes bin/magehook);
+			// packages it cannot name (./..., an import path pattern) may
+			// write any name there.
 			dir := strings.HasSuffix(out.Value, "/") || out.Dynamic == "" && w.isDir(w.abs(sc, out.Value))
-			add(out, name+" "+flag, dir)
+			if !dir {
+				add(out, name+" "+flag, false)
+				continue
+			}
+			if names, ok := w.goMains(args[1:], sc); ok && name == "go" {
+				for _, n := range names {
+					add(Word{Value: filepath.Join(out.Value, n)}, name+" "+flag, false)
+					add(Word{Value: filepath.Join(out.Value, n+".exe")}, name+" "+flag, false)
+				}
+				continue
+			}
+			add(out, name+" "+flag, true)
 		}
 	case "rm", "unlink", "rmdir", "shred", "srm":
 		o := parseOpts(rest, "", nil)
@@ -484,6 +497,45 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 	}
+}
+
+// goMains names the binaries go build writes into an -o directory: the
+// last element of each package directory it is given (the directory it
+// runs in for none, or "."); ok is false for a pattern (./...) or an
+// import path, whose names it cannot know.
+func (w *walker) goMains(args []Word, sc scope) ([]string, bool) {
+	var names []string
+	skip := false
+	for _, a := range args {
+		v := a.Value
+		switch {
+		case skip:
+			skip = false
+			continue
+		case a.Dynamic != "" || a.Glob:
+			return nil, false
+		case v == "-o" || v == "-tags" || v == "-ldflags" || v == "-gcflags" || v == "-p" || v == "-mod" || v == "-C" || v == "-pgo" || v == "-toolexec" || v == "-overlay" || v == "-modfile" || v == "-buildmode" || v == "-compiler" || v == "-installsuffix" || v == "-asmflags" || v == "-gccgoflags":
+			skip = true
+			continue
+		case strings.HasPrefix(v, "-"):
+			continue
+		case strings.Contains(v, "...") || !(v == "." || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || filepath.IsAbs(v)) || strings.HasSuffix(v, ".go"):
+			return nil, false
+		}
+		p := w.abs(sc, v)
+		if p == "" {
+			return nil, false
+		}
+		names = append(names, filepath.Base(p))
+	}
+	if len(names) == 0 {
+		d := dirOf(sc)
+		if d == "" {
+			return nil, false
+		}
+		names = []string{filepath.Base(d)}
+	}
+	return names, true
 }
 
 // sedScript reads a sed script for the files its w and W commands (and
