@@ -187,7 +187,9 @@ func TestShellAttacks(t *testing.T) {
 		{`go build -o bin/ ./...`, true},
 		{`go build -o bin ./cmd/x`, false}, // writes bin/x
 		{`go build -o bin/ ./src`, false},
-		{`GOBIN=$PWD/bin go install ./cmd/x`, true},
+		{`GOBIN=$PWD/bin go install ./cmd/magehook`, true},
+		{`GOBIN=$PWD/bin go install ./...`, true},
+		{`GOBIN=$PWD/bin go install ./cmd/x`, false},
 		{`go build -o build/ ./...`, false},
 		{`openssl enc -in x -out .toolingrc`, true},
 		{`gpg -o .toolingrc -d x.gpg`, true},

@@ -154,6 +154,13 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 					bin = Word{Value: "$HOME/go/bin", Dynamic: "GOPATH is only known at run time"}
 				}
 			}
+			if names, ok := w.goMains(args[1:], sc); ok && bin.Dynamic == "" {
+				for _, n := range names {
+					add(Word{Value: filepath.Join(bin.Value, n)}, "go install", false)
+					add(Word{Value: filepath.Join(bin.Value, n+".exe")}, "go install", false)
+				}
+				break
+			}
 			add(bin, "go install", true)
 			break
 		}
