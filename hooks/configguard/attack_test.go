@@ -256,6 +256,8 @@ func TestShellAttacks(t *testing.T) {
 		{`python3 -c 'import shutil; shutil.rmtree(".cl"+"aude")'`, true},
 		{`node -e 'require("fs").rmSync(Buffer.from("LmNsYXVkZQ==","base64").toString(),{recursive:true})'`, true},
 		{`python3 -c 'open("out.txt","w").write("x")'`, false},
+		{`python3 -c "open('CLAUDE.md','a').write('x')"`, false},
+		{`python3 -c "import sqlite3; c = sqlite3.connect('db'); cur = c.cursor(); open('out.csv','w')"`, false},
 		{`pwsh -enc UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALgB0AG8AbwBsAGkAbgBnAHIAYwA=`, true},
 		{`echo cm0gLnRvb2xpbmdyYw== | base64 -d | sh`, true},
 		// Everyday commands.

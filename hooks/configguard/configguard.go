@@ -449,25 +449,63 @@ func (g *guard) mentioned(command string) bool {
 // the encodings).
 func (g *guard) names(command string) bool {
 	lower := fold(strings.ReplaceAll(command, ":", " "))
-	squeezed := squeeze(lower)
-	names := []string{strings.ToLower(toolingrc.FileName)}
-	for _, pat := range g.patterns {
-		names = append(names, strings.ToLower(pat[0]))
-	}
+	// Cut into pieces: the distinctive names read whole from the letters
+	// and digits alone; a directory's (.claude) from the text with its
+	// quotes and + taken out, where it must start a name (not CLAUDE.md,
+	// nor a method call c.cursor()).
+	squeezed, joined := squeeze(lower), strings.Map(func(r rune) rune {
+		if r == '\'' || r == '"' || r == '`' || r == '+' || unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, lower)
+	whole := []string{fold(toolingrc.FileName)}
 	for _, b := range g.binaries() {
-		names = append(names, strings.ToLower(filepath.Base(b)))
+		whole = append(whole, fold(filepath.Base(b)))
+	}
+	var dirs []string
+	for _, pat := range g.patterns {
+		if strings.HasPrefix(pat[0], ".") {
+			dirs = append(dirs, fold(pat[0]))
+		}
 	}
 	decoded := fold(strings.ReplaceAll(gitcmd.Decoded(command), ":", " "))
-	for _, n := range names {
+	for _, n := range whole {
 		if strings.Contains(lower, n) || strings.Contains(squeezed, squeeze(n)) || strings.Contains(decoded, n) {
+			return true
+		}
+	}
+	for _, n := range dirs {
+		if startsName(lower, n) || startsName(joined, n) || startsName(decoded, n) {
 			return true
 		}
 	}
 	return false
 }
 
-// squeeze keeps only a text's letters and digits, so that a name cut into
-// quoted pieces reads whole.
+// startsName reports n in s where it starts a name: at the start, or
+// after a character that cannot be in one (a space, a quote, a slash, a
+// bracket).
+func startsName(s, n string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], n)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 {
+			return true
+		}
+		c := rune(s[at-1])
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '_' && c != '.' && c != '-' {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// squeeze keeps only a text's letters and digits, so that a name cut
+// into quoted pieces reads whole.
 func squeeze(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
