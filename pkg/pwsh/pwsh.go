@@ -22,8 +22,13 @@
 // argument (Get-ChildItem -Recurse | Remove-Item, Remove-Item -Path
 // (gci *.json)) is followed back, through the cmdlets that only filter or
 // sort, to what produced them: a listing cmdlet's path, recursion and
-// name filters (Analysis.Trees), or literal strings; paths it cannot
-// follow ($files | rm, Get-Content list | rm) are Analysis.Unknown.
+// name filters (Analysis.Trees), literal strings, or a variable the
+// script assigned a listing ($f = gci ...); paths it cannot follow
+// ($files | rm, Get-Content list | rm) are Analysis.Unknown. An alias the
+// script sets (Set-Alias, New-Alias) runs the command it names; Copy-Item
+// and Move-Item record both ends (Analysis.Copies), Rename-Item's new name
+// lands beside the item, New-Item -Name inside its -Path; $env:NAME and
+// $HOME are read from the getenv given.
 // Every command it runs is listed with its directory (Analysis.Commands),
 // so a gate can judge the native ones as a shell's. pwsh -Command and
 // -EncodedCommand are read as the scripts they run; a backslash separates
