@@ -188,10 +188,26 @@ func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, er
 		return nil, err
 	}
 	ch := &checker{protect: protect}
+	protected := ch.resolveProtect(repo)
+	if resolved, err := realpath.Resolve(path); err == nil {
+		// Git's ref storage, whatever is checked out: an edit there moves
+		// branches without git.
+		for _, base := range []string{repo.CommonDir, repo.GitDir} {
+			rel, err := filepath.Rel(base, resolved)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			name, isHead := strings.CutPrefix(rel, "refs/heads/")
+			if rel == "packed-refs" || rel == "reftable" || strings.HasPrefix(rel, "reftable/") || isHead && protected[protectedKey(name)] {
+				return []Finding{{Rule: RuleRefStore, Ref: name, Where: repo.Root, Detail: fmt.Sprintf("%s would change %s, where git keeps the protected branches of %s", tool, resolved, repo.Root)}}, nil
+			}
+		}
+	}
 	switch {
 	case repo.Unknown != "":
 		return []Finding{{Rule: RuleUndecided, Where: repo.Root, Detail: fmt.Sprintf("%s of %s: branchguard cannot tell which branch %s has checked out (%s)", tool, path, repo.Root, repo.Unknown)}}, nil
-	case ch.resolveProtect(repo)[protectedKey(repo.Branch)]:
+	case protected[protectedKey(repo.Branch)]:
 		if resolved, err := realpath.Resolve(path); err == nil && ignored(repo.Root, resolved, false) {
 			return nil, nil
 		}

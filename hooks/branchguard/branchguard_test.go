@@ -376,3 +376,16 @@ else
     exit 1
 fi
 `
+
+// An edit of git's ref storage moves branches without git, whatever is
+// checked out: the main checkout on another branch, main free.
+func TestEditsOfRefStorage(t *testing.T) {
+	root, feature := setup(t)
+	gittest.Git(t, root, "checkout", "-q", "-b", "dev")
+	for _, path := range []string{root + "/.git/refs/heads/main", root + "/.git/packed-refs", root + "/.git/refs/heads/MAIN"} {
+		out := hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": path})
+		deny(t, out, "where git keeps the protected branches")
+	}
+	allow(t, hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": root + "/.git/refs/heads/topic"}))
+	allow(t, hooktest.Run(t, handlers, feature, "PreToolUse", "PreToolUse/write", map[string]any{"tool_input.file_path": root + "/.git/info/exclude"}))
+}
