@@ -196,8 +196,6 @@ func homeOf(c *hook.Call) string {
 
 // guard holds what is guarded for one call.
 type guard struct {
-	patterns [][]string // settings.WiringPatterns, split into components
-	folded   [][]string // the same, folded
 	// binaries are the hook binary's paths, as configured: resolved (and
 	// the main checkout's added) only when a command or an edit is judged
 	// against them, which an ordinary call never needs.
@@ -277,9 +275,21 @@ var wiring = sync.OnceValues(func() ([][]string, [][]string) {
 	return out, folded
 })
 
+// wiring is settings.WiringPatterns and the other harness files, split
+// into components (foldedWiring: each folded), made on first use: an
+// ordinary call whose command writes nothing never needs them.
+func (g *guard) wiring() [][]string {
+	p, _ := wiring()
+	return p
+}
+
+func (g *guard) foldedWiring() [][]string {
+	_, f := wiring()
+	return f
+}
+
 func newGuard(c *hook.Call) (*guard, error) {
 	g := &guard{c: c, cfg: c.Config, home: homeOf(c)}
-	g.patterns, g.folded = wiring()
 	g.dir, g.editDirs = workDirs(c)
 	if c.Config != nil {
 		v, err := c.Config.Get(toolingrc.KeyHookBinary)
@@ -464,7 +474,7 @@ func (g *guard) names(command string) bool {
 		whole = append(whole, fold(filepath.Base(b)))
 	}
 	var dirs []string
-	for _, pat := range g.patterns {
+	for _, pat := range g.wiring() {
 		if strings.HasPrefix(pat[0], ".") {
 			dirs = append(dirs, fold(pat[0]))
 		}
@@ -549,9 +559,9 @@ func (g *guard) what(path string) string {
 	if len(parts) > 0 && component(parts[len(parts)-1], fold(toolingrc.FileName)) {
 		return "a " + toolingrc.FileName + " (magehook's configuration)"
 	}
-	for i, pat := range g.folded {
+	for i, pat := range g.foldedWiring() {
 		if tailMatches(parts, pat) {
-			return "a settings file that runs magehook (" + strings.Join(g.patterns[i], "/") + ")"
+			return "a settings file that runs magehook (" + strings.Join(g.wiring()[i], "/") + ")"
 		}
 	}
 	fp := "/" + strings.Join(parts, "/")

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Guarded names are compared as the most forgiving file system would
@@ -24,6 +25,9 @@ func fold(name string) string {
 	if i := strings.IndexByte(name, ':'); i > 0 {
 		name = name[:i]
 	}
+	if s, ok := foldASCII(name); ok {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range name {
 		if ignorable(r) {
@@ -36,6 +40,33 @@ func fold(name string) string {
 		s = strings.TrimRight(s, ". ")
 	}
 	return s
+}
+
+// foldASCII is fold for a name of ASCII alone, the common case, without
+// the Unicode tables: letters lower-cased, trailing dots and spaces cut.
+func foldASCII(name string) (string, bool) {
+	upper := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	s := name
+	if upper {
+		b := []byte(name)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		s = string(b)
+	}
+	if s != "." && s != ".." {
+		s = strings.TrimRight(s, ". ")
+	}
+	return s, true
 }
 
 // ignorable reports the code points HFS+ leaves out when it compares

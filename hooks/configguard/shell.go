@@ -428,7 +428,7 @@ func (g *guard) existing() []string {
 		}
 		seen[root] = true
 		missing := map[string]bool{} // a first directory that is not there
-		for _, pat := range g.patterns {
+		for _, pat := range g.wiring() {
 			if missing[pat[0]] {
 				continue
 			}
@@ -508,7 +508,7 @@ func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
 		return false
 	}
 	specs := []string{":(glob,icase)**/" + toolingrc.FileName}
-	for _, pat := range g.patterns {
+	for _, pat := range g.wiring() {
 		specs = append(specs, ":(glob,icase)"+strings.Join(pat, "/"), ":(glob,icase)**/"+strings.Join(pat, "/"))
 	}
 	for _, b := range g.binaries() {
