@@ -117,7 +117,11 @@ func Redact(raw []byte) ([]byte, error) {
 	if payload.HasKey(raw, "answers") {
 		return redactTree(raw)
 	}
-	out, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Head(s, MaxString) }, "  ")
+	// A string is decoded only as far as what is kept of it needs (a
+	// tool's 5 MB output is never decoded whole).
+	out, err := payload.MapStringsHead(raw, MaxString+redact.HeadMargin, func(head string, total int) string {
+		return redact.HeadOf(head, total, MaxString)
+	}, "  ")
 	if err != nil {
 		return nil, err
 	}

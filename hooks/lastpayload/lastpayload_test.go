@@ -13,6 +13,8 @@ import (
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/redact"
 )
 
 var hs = []hook.Handler{lastpayload.Handler}
@@ -132,5 +134,31 @@ func TestEveryEventButMessageDisplay(t *testing.T) {
 	}
 	if len(lastpayload.Handler.Events) != len(hook.Events())-1 {
 		t.Errorf("%d events of %d", len(lastpayload.Handler.Events), len(hook.Events()))
+	}
+}
+
+// A long output is decoded only as far as what is kept needs, and what is
+// kept is what redacting the whole output and cutting it keeps: the same
+// bytes, a secret across the cut masked, the same count of bytes cut.
+func TestALongOutputIsKeptAsIfDecodedWhole(t *testing.T) {
+	token := "ghp_" + strings.Repeat("A1b2", 10)
+	out := strings.Repeat("line \u00e9 \"quoted\"\t\n", (lastpayload.MaxString-20)/18) + " " + token + " " + strings.Repeat("z\\", 400<<10)
+	raw, err := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_response": map[string]any{"stdout": out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := lastpayload.Redact(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := payload.MapStringsIndent(raw, func(s string) string { return redact.Cut(redact.String(s), lastpayload.MaxString) }, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(whole)+"\n" {
+		t.Fatalf("Redact differs from redacting the whole output (%d bytes against %d)", len(got), len(whole)+1)
+	}
+	if strings.Contains(string(got), "A1b2A1b2") {
+		t.Fatal("the token across the cut was kept")
 	}
 }

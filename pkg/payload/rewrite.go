@@ -29,6 +29,20 @@ func MapStringsIndent(data []byte, fn func(string) string, indent string) ([]byt
 	return m.out, nil
 }
 
+// MapStringsHead is MapStringsIndent for a mapping that keeps at most the
+// first limit bytes of a string: fn gets each string's head, decoded only
+// as far as it needs (at least limit bytes of it, the whole when shorter),
+// and its decoded length. A tool's 5 MB output is then never decoded
+// whole.
+func MapStringsHead(data []byte, limit int, fn func(head string, total int) string, indent string) ([]byte, error) {
+	if err := validValue(data); err != nil {
+		return nil, err
+	}
+	m := mapper{data: data, head: fn, limit: limit, indent: indent, out: make([]byte, 0, min(len(data), 1<<20))}
+	m.value()
+	return m.out, nil
+}
+
 // mapper walks JSON text that validValue accepted.
 type mapper struct {
 	data   []byte
@@ -37,6 +51,80 @@ type mapper struct {
 	fn     func(string) string
 	indent string
 	depth  int
+	// head and limit serve MapStringsHead.
+	head  func(string, int) string
+	limit int
+}
+
+// headOf decodes a string token as far as m.limit bytes of it need: a
+// JSON escape is at most 6 bytes for one decoded byte, so 6×limit bytes of
+// the token (and a surrogate pair more) are enough, cut back to the start
+// of a character and of an escape.
+func (m *mapper) headOf(tok []byte) (string, int) {
+	content := tok[1 : len(tok)-1]
+	need := 6*m.limit + 12
+	if len(content) <= need {
+		s, _ := unquote(tok)
+		return s, len(s)
+	}
+	cut := need
+	for cut > 0 && content[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	quoted := make([]byte, 0, cut+2)
+	quoted = append(append(append(quoted, '"'), content[:cut]...), '"')
+	for tries := 0; tries < 12; tries++ {
+		if s, err := unquote(quoted); err == nil {
+			return s, decodedLen(content)
+		}
+		// Inside an escape: one byte back.
+		quoted = append(quoted[:len(quoted)-2], '"')
+	}
+	s, _ := unquote(tok) // not reached for a token validValue accepted
+	return s, len(s)
+}
+
+// decodedLen is len(unquote) of a string token's content, counted without
+// decoding it.
+func decodedLen(raw []byte) int {
+	n := 0
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\' && i+1 < len(raw) && raw[i+1] == 'u':
+			r, ok := hex4(raw, i+2)
+			if !ok {
+				return n
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(raw, i+2); ok && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						n += utf8.RuneLen(dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			n += utf8.RuneLen(r)
+		case c == '\\':
+			n++
+			i += 2
+		case c < utf8.RuneSelf:
+			n++
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				n += utf8.RuneLen(utf8.RuneError)
+			} else {
+				n += size
+			}
+			i += size
+		}
+	}
+	return n
 }
 
 // newline starts a line at the current depth, when indenting.
@@ -101,6 +189,11 @@ func (m *mapper) value() {
 			m.value()
 		}
 	case '"':
+		if m.head != nil {
+			head, total := m.headOf(m.token())
+			m.out = appendString(m.out, m.head(head, total))
+			return
+		}
 		s, _ := unquote(m.token())
 		m.out = appendString(m.out, m.fn(s))
 	default:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,6 +82,9 @@ func FuzzUnquote(f *testing.F) {
 		if (err != nil) != (wantErr != nil) || err == nil && got != want {
 			t.Fatalf("unquote(%q) = %q, %v; encoding/json %q, %v", raw, got, err, want, wantErr)
 		}
+		if err == nil && decodedLen(body) != len(got) {
+			t.Fatalf("decodedLen(%q) = %d, unquote gives %d bytes", body, decodedLen(body), len(got))
+		}
 		var enc bytes.Buffer
 		e := json.NewEncoder(&enc)
 		e.SetEscapeHTML(false)
@@ -147,5 +151,40 @@ func TestInputStringFollowsToolInput(t *testing.T) {
 	p.ToolInput = nil
 	if _, ok := p.InputString("command"); ok {
 		t.Error("no tool_input, no command")
+	}
+}
+
+// MapStringsHead hands each string's head (at least limit bytes of what
+// the whole decodes to) and its decoded length, as MapStringsIndent's
+// whole strings have them, escapes and characters across the cut included.
+func TestMapStringsHeadAgrees(t *testing.T) {
+	const limit = 10
+	keep := func(s string, total int) string {
+		return s[:min(limit, len(s))] + "|" + strconv.Itoa(total)
+	}
+	long := func(unit string) string { return strings.Repeat(unit, 40) }
+	var doc bytes.Buffer
+	doc.WriteString(`{"short":"abc","list":[`)
+	for i, body := range []string{
+		long("x"), long(`\n`), long(`\u00e9`), long(`\ud83d\ude00`), long("é"), long("\\"), long(`\"`),
+		strings.Repeat("y", 70) + `\ud83d\ude00` + long("z"), strings.Repeat("y", 71) + "é" + long("z"),
+		long(`\ud800`), long("\xff"), long(`ab\t`),
+	} {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		doc.WriteString(`"` + body + `"`)
+	}
+	doc.WriteString(`]}`)
+	want, err := MapStringsIndent(doc.Bytes(), func(s string) string { return keep(s, len(s)) }, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MapStringsHead(doc.Bytes(), limit, keep, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("MapStringsHead\n%s\nMapStringsIndent\n%s", got, want)
 	}
 }

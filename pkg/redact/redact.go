@@ -314,25 +314,30 @@ func Cut(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
 }
 
-// headMargin is how far past a cut Head still redacts: longer than any
+// HeadMargin is how far past a cut Head still redacts: longer than any
 // secret shape the rules know (a 4096-bit private key is about 3.3 KB).
-const headMargin = 8 << 10
+const HeadMargin = 8 << 10
 
 // Head is Cut(String(s), n) for a text that may be far longer than n (a
 // tool's whole output): only the part kept and a margin after it are
 // redacted, so a secret that starts in the kept part and runs past the cut
 // is still found whole, and the rest, about to be dropped, is never
 // scanned. The count of bytes cut is of the text as given.
-func Head(s string, n int) string {
-	if len(s) <= n+headMargin {
-		return Cut(String(s), n)
+func Head(s string, n int) string { return HeadOf(s, len(s), n) }
+
+// HeadOf is Head for a text of which only the first part, head, is at hand
+// (total bytes in all; a head of at least n+HeadMargin bytes when it is
+// not the whole): what a decoder that stops early hands over.
+func HeadOf(head string, total, n int) string {
+	if total <= n+HeadMargin || len(head) < n+HeadMargin {
+		return Cut(String(head), n)
 	}
-	r := String(s[:n+headMargin])
+	r := String(head[:n+HeadMargin])
 	cut := min(n, len(r))
 	for cut > 0 && cut < len(r) && !utf8.RuneStart(r[cut]) {
 		cut--
 	}
-	return r[:cut] + fmt.Sprintf("…[%d bytes cut]", len(r)-cut+len(s)-(n+headMargin))
+	return r[:cut] + fmt.Sprintf("…[%d bytes cut]", len(r)-cut+total-(n+HeadMargin))
 }
 
 // percentDecoded decodes s's %XX escapes; ok is false when it has none.
