@@ -143,10 +143,7 @@ func TestEveryEventButMessageDisplay(t *testing.T) {
 func TestALongOutputIsKeptAsIfDecodedWhole(t *testing.T) {
 	token := "ghp_" + strings.Repeat("A1b2", 10)
 	out := strings.Repeat("line \u00e9 \"quoted\"\t\n", (lastpayload.MaxString-20)/18) + " " + token + " " + strings.Repeat("z\\", 400<<10)
-	raw, err := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_response": map[string]any{"stdout": out}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := hooktest.Fixture(t, "PostToolUse/bash-success", map[string]any{"tool_response.stdout": out})
 	got, err := lastpayload.Redact(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -160,5 +157,8 @@ func TestALongOutputIsKeptAsIfDecodedWhole(t *testing.T) {
 	}
 	if strings.Contains(string(got), "A1b2A1b2") {
 		t.Fatal("the token across the cut was kept")
+	}
+	if !strings.Contains(string(got), "[REDACTED]") || !strings.Contains(string(got), " bytes cut]") {
+		t.Fatalf("the output was not kept masked and cut: %.200s", got[len(got)-200:])
 	}
 }
