@@ -196,16 +196,17 @@ func homeOf(c *hook.Call) string {
 
 // guard holds what is guarded for one call.
 type guard struct {
-	// binaries are the hook binary's paths, as configured: resolved (and
-	// the main checkout's added) only when a command or an edit is judged
-	// against them, which an ordinary call never needs.
-	configured string
-	c          *hook.Call
-	binary     []string // the hook binary, as configured and resolved
-	fbinary    []string // the same, folded
-	resolved   bool
-	cfg        *toolingrc.Config
-	home       string
+	// bin is hook.binary (nil without a configuration). The binary's
+	// paths are resolved (and the main checkout's added) only when a
+	// command or an edit is judged against them, which an ordinary call
+	// never needs.
+	bin      *toolingrc.Value
+	c        *hook.Call
+	binary   []string // the hook binary, as configured and resolved
+	fbinary  []string // the same, folded
+	resolved bool
+	cfg      *toolingrc.Config
+	home     string
 	// dir is where the shell's relative paths start, editDirs where an
 	// edited file's may (the working-directory argument and the cwd).
 	dir      string
@@ -296,7 +297,7 @@ func newGuard(c *hook.Call) (*guard, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.configured = v.String()
+		g.bin = &v
 	}
 	return g, nil
 }
@@ -315,13 +316,11 @@ func (g *guard) binaries() []string {
 			g.binary = append(g.binary, r)
 		}
 	}
-	if cfg := g.c.Config; cfg != nil {
-		if v, err := cfg.Get(toolingrc.KeyHookBinary); err == nil {
-			add(v.Abs())
-		}
+	if g.bin != nil {
+		add(g.bin.Abs())
 		// A linked worktree's sessions may run the main checkout's binary.
-		if main := mainCheckout(g.c, cfg.Root()); main != "" {
-			add(filepath.Join(main, filepath.FromSlash(g.configured)))
+		if main := mainCheckout(g.c, g.cfg.Root()); main != "" {
+			add(filepath.Join(main, filepath.FromSlash(g.bin.String())))
 		}
 	}
 	// The binary answering this call is the hook binary, wherever it lives.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -453,8 +452,9 @@ func (d *Dispatcher) defaults() {
 // that exists but cannot be read is an error, never a reason to look
 // elsewhere; so is any other configuration problem (SetupErr, a
 // configuration value that does not check).
-func (d *Dispatcher) discover(ev Event, p *payload.Payload) (_ *toolingrc.Config, starts []string, _ error) {
-	defer func() { starts = slices.DeleteFunc(starts, func(s string) bool { return s == workDir }) }()
+func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
+	var starts []string
+	askWd := false // the process's working directory comes last
 	if root := d.Getenv(toolingrc.RootEnv); root != "" {
 		starts = []string{root}
 	} else {
@@ -470,20 +470,22 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (_ *toolingrc.Config
 			if dir := d.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
 				starts = append(starts, dir)
 			}
-			starts = append(starts, workDir) // asked only when reached
+			askWd = true
 		}
 	}
 	var first error
-	for i, s := range starts {
-		if s == workDir {
+	for i := 0; i < len(starts) || askWd; i++ {
+		if i == len(starts) {
+			// Asked only when the walk gets here: os.Getwd costs two
+			// system calls that the payload's cwd almost always spares.
+			askWd = false
 			wd, err := d.Getwd()
 			if err != nil {
-				starts = slices.Delete(starts, i, i+1)
 				break
 			}
-			starts[i], s = wd, wd
+			starts = append(starts, wd)
 		}
-		cfg, err := toolingrc.Discover(s)
+		cfg, err := toolingrc.Discover(starts[i])
 		if err == nil {
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
@@ -508,11 +510,6 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (_ *toolingrc.Config
 	}
 	return nil, starts, first
 }
-
-// workDir stands in discover's start directories for the process's
-// working directory until the walk reaches it: os.Getwd costs two system
-// calls that the payload's cwd almost always makes unneeded.
-const workDir = "\x00getwd"
 
 // installedAt reports whether the checkout of any start directory (its
 // git top, and the main checkout of a linked worktree) holds installed
