@@ -45,8 +45,8 @@ const margin = time.Second
 // program before it runs (seconds on a cold cache): a build given the whole
 // timeout from here could outlast the harness's, and a tool call whose
 // hook times out is let through.
-func budget(timeout, spent time.Duration) (left, gone time.Duration) {
-	return timeout - spent - margin, spent
+func budget(timeout, spent time.Duration) time.Duration {
+	return timeout - spent - margin
 }
 
 // spentBefore is how long the hook command had run when this program
@@ -97,7 +97,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "magehook: usage: ensure [-fresh] [-timeout=d] <binary>")
 		os.Exit(2)
 	}
-	left, spent := budget(*timeout, spentBefore())
+	spent := spentBefore()
+	left := budget(*timeout, spent)
 	if left <= 0 {
 		fmt.Fprintf(os.Stderr, "magehook: no time left to build %s within the hook's timeout (starting this builder took %s); this call is blocked, and the next one builds with the builder ready (or run go tool mage hook:build)\n", flag.Arg(0), spent.Round(time.Second))
 		os.Exit(1)

@@ -31,13 +31,13 @@ func TestParseEtime(t *testing.T) {
 // The build gets what the compile of this program left of the timeout,
 // less the margin for the binary's answer; nothing when it took it all.
 func TestBudget(t *testing.T) {
-	if left, _ := budget(22*time.Second, 0); left != 21*time.Second {
+	if left := budget(22*time.Second, 0); left != 21*time.Second {
 		t.Errorf("nothing spent: %v", left)
 	}
-	if left, _ := budget(22*time.Second, 18*time.Second); left != 3*time.Second {
+	if left := budget(22*time.Second, 18*time.Second); left != 3*time.Second {
 		t.Errorf("18 s spent: %v", left)
 	}
-	if left, _ := budget(22*time.Second, 30*time.Second); left > 0 {
+	if left := budget(22*time.Second, 30*time.Second); left > 0 {
 		t.Errorf("more than the timeout spent: %v left", left)
 	}
 }

@@ -191,11 +191,11 @@ func (m *mapper) value() {
 	case '"':
 		if m.head != nil {
 			head, total := m.headOf(m.token())
-			m.out = appendString(m.out, m.head(head, total))
+			m.out = AppendString(m.out, m.head(head, total))
 			return
 		}
 		s, _ := unquote(m.token())
-		m.out = appendString(m.out, m.fn(s))
+		m.out = AppendString(m.out, m.fn(s))
 	default:
 		start := m.pos
 		for m.pos < len(m.data) {
@@ -364,9 +364,7 @@ func hex4(raw []byte, at int) (rune, bool) {
 // AppendString appends s as a JSON string the way encoding/json writes one
 // without HTML escaping: control characters escaped, invalid UTF-8 as
 // U+FFFD, U+2028 and U+2029 escaped.
-func AppendString(out []byte, s string) []byte { return appendString(out, s) }
-
-func appendString(out []byte, s string) []byte {
+func AppendString(out []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	out = append(out, '"')
 	start := 0

@@ -89,8 +89,8 @@ func FuzzUnquote(f *testing.F) {
 		e := json.NewEncoder(&enc)
 		e.SetEscapeHTML(false)
 		e.Encode(string(body))
-		if got, want := string(appendString(nil, string(body))), strings.TrimSuffix(enc.String(), "\n"); got != want {
-			t.Fatalf("appendString(%q) = %s, encoding/json %s", body, got, want)
+		if got, want := string(AppendString(nil, string(body))), strings.TrimSuffix(enc.String(), "\n"); got != want {
+			t.Fatalf("AppendString(%q) = %s, encoding/json %s", body, got, want)
 		}
 	})
 }

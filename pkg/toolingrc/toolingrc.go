@@ -120,12 +120,13 @@ func Discover(start string) (*Config, error) {
 	for dir := abs; ; {
 		path := filepath.Join(dir, FileName)
 		// One system call for a directory without the file (most of the
-		// walk), two more where it is.
-		var data []byte
-		_, err := os.Lstat(path)
-		if err == nil {
+		// walk), a few more where it is.
+		_, lerr := os.Lstat(path)
+		data, err := []byte(nil), lerr
+		if lerr == nil {
 			data, err = regfile.ReadFile(path, MaxFileSize)
 		}
+		gone := errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)
 		switch {
 		case err == nil:
 			f, perr := Parse(path, data)
@@ -133,11 +134,11 @@ func Discover(start string) (*Config, error) {
 				return nil, perr
 			}
 			cfg.Files = append(cfg.Files, f)
-		case (errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) && lexists(path):
+		case gone && lerr == nil:
 			// A .toolingrc entry that does not resolve (a dangling symbolic
 			// link, a loop): a configuration is there and cannot be read.
 			return nil, &Error{File: path, Msg: fmt.Sprintf("is a symbolic link that does not resolve (%v); point it at the configuration file, or remove it", err)}
-		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ELOOP):
+		case gone:
 			// Nothing here: the directory does not exist, is a file, or is
 			// a symbolic link loop (a start that does not resolve).
 		default:
@@ -154,12 +155,6 @@ func Discover(start string) (*Config, error) {
 	}
 	cfg.RepoTop = repoTop(cfg.Root())
 	return cfg, nil
-}
-
-// lexists reports whether a directory entry is at path, resolved or not.
-func lexists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 // readError names what is wrong with a .toolingrc that exists but cannot
