@@ -283,4 +283,3 @@ func jsonString(v any) string {
 	enc.Encode(v)
 	return strings.TrimSpace(b.String())
 }
-
