@@ -64,6 +64,15 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 		}
 		return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, err)
 	}
+	// The handler set is fixed at build: it is checked here, once, and a
+	// binary this build made does not check it again on every call.
+	check := exec.CommandContext(ctx, tmp, "hook:check")
+	check.Dir = root
+	var msg bytes.Buffer
+	check.Stdout, check.Stderr = &msg, &msg
+	if err := check.Run(); err != nil {
+		return fmt.Errorf("the handler set compiled into %s does not hold (%v): %s", out, err, strings.TrimSpace(msg.String()))
+	}
 	if err := os.Rename(tmp, out); err != nil {
 		return fmt.Errorf("put the new binary in place: %w", err)
 	}

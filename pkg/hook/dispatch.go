@@ -80,6 +80,9 @@ type Dispatcher struct {
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
+	// SetChecked: Handlers and Builtin were validated when the binary was
+	// built (Set.Checked); otherwise every dispatch validates them.
+	SetChecked bool
 
 	// early and read serve Early and Resume (early.go): the answer from a
 	// hook:<event> target's init, before the magefile has registered its
@@ -583,8 +586,10 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 // enabled resolves hook.enable to handlers; an unknown name is an error,
 // since a typo there would silently turn a gate off.
 func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
-	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
-		return nil, err
+	if !d.SetChecked {
+		if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Enabled(cfg, d.Handlers)
 	if d.early && errors.Is(err, ErrUnknownHandler) {

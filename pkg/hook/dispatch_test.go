@@ -582,3 +582,22 @@ func TestWarnOnlyDenyDoesNotStopTheOtherGates(t *testing.T) {
 		t.Fatalf("the gate after a warn-only deny ran %d times, want 1", ran)
 	}
 }
+
+// A set the build checked (SetChecked) is not validated again per call;
+// one it did not is, and a set that does not hold then closes the gates.
+func TestACheckedSetIsNotValidatedPerCall(t *testing.T) {
+	twice := []hook.Handler{bashDenier, bashDenier}
+	root := hooktest.Checkout(t, "hook.enable nobash")
+	for _, checked := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		d := &hook.Dispatcher{Handlers: twice, SetChecked: checked,
+			Stdin:  strings.NewReader(`{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`),
+			Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return root, nil }}
+		code := d.Dispatch(context.Background(), "PreToolUse")
+		validated := strings.Contains(stderr.String(), "declared twice")
+		if validated == checked {
+			t.Errorf("SetChecked %v: validated %v (exit %d, stderr %q)", checked, validated, code, stderr.String())
+		}
+	}
+}
