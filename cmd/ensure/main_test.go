@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,5 +55,27 @@ func TestSpentBeforeIsTheParentsAge(t *testing.T) {
 	}
 	if got := spentBefore(); got < want-2*time.Second || got > want+2*time.Second {
 		t.Fatalf("spentBefore = %v, ps says the parent is %v old", got, want)
+	}
+}
+
+// Started in a checkout's hook module (go -C <checkout>/magefiles run),
+// ensure builds in the checkout; started anywhere else, where it starts.
+func TestCheckoutOfAHookModule(t *testing.T) {
+	root := t.TempDir()
+	mf := filepath.Join(root, "magefiles")
+	if err := os.MkdirAll(mf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != mf {
+		t.Errorf("magefiles/ without a go.mod: checkout %s, want %s", got, mf)
+	}
+	if err := os.WriteFile(filepath.Join(mf, "go.mod"), []byte("module x/magefiles\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != root {
+		t.Errorf("a hook module: checkout %s, want %s", got, root)
+	}
+	if got := checkout(root); got != root {
+		t.Errorf("the checkout itself: %s", got)
 	}
 }

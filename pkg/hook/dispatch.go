@@ -189,7 +189,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	var o outcome
 	tracing := d.Getenv(TraceEnv) != ""
-	denied := false
+	denied := "" // the gatekeeper whose deny ended the gates
 	fault := func(h Handler, err error) {
 		if c.cfg != nil {
 			d.health(c.cfg, c.ev, c.p, h.Name, h.Policy, err)
@@ -201,9 +201,11 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	}
 	runOne := func(h Handler, merged *Result) {
 		if h.Policy == Gatekeeper {
-			if denied {
+			if denied != "" {
 				if tracing {
-					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs\n", tracePrefix, h.Name)
+					// Said, so that a gate that seems not to run is
+					// known to have been reached after a deny.
+					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs (%s denied first: no gate runs after a deny)\n", tracePrefix, h.Name, denied)
 				}
 				return
 			}
@@ -229,8 +231,8 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			return
 		}
 		r = d.warnOnly(c.cfg, h, c.ev, c.p, r)
-		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() {
-			denied = true
+		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() && denied == "" {
+			denied = h.Name
 		}
 		o.results = append(o.results, r)
 	}
