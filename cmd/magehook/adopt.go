@@ -107,6 +107,20 @@ func adopt(o options) error {
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up: nothing to change")
 	}
+	if !o.DryRun {
+		// What every file held before, for magehook uninstall; what init
+		// left, recorded however init ends (a failed step leaves changes
+		// the undo must know).
+		rec, err := snapshot(root)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := rec.save(root); err != nil {
+				fmt.Fprintln(o.Stderr, "magehook init: warning: cannot record what init changed (magehook uninstall needs it):", err)
+			}
+		}()
+	}
 	for _, s := range steps {
 		if o.DryRun {
 			fmt.Fprintln(o.Stdout, "would "+s.what)
