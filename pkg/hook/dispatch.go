@@ -192,7 +192,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	var o outcome
 	tracing := d.Getenv(TraceEnv) != ""
-	denied := false
+	denied := "" // the gatekeeper whose deny ended the gates
 	// While stop_hook_active is set, answer drops every block (it would
 	// loop), so a gate's work there is thrown away: stopguard's check
 	// would run a second full time for nothing. Gates do not run.
@@ -208,9 +208,15 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	}
 	runOne := func(h Handler, merged *Result) {
 		if h.Policy == Gatekeeper {
-			if denied || stopActive {
+			if denied != "" || stopActive {
 				if tracing {
-					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs\n", tracePrefix, h.Name)
+					// Said, so that a gate that seems not to run is
+					// known to have been reached after a deny.
+					why := denied + " denied first: no gate runs after a deny"
+					if denied == "" {
+						why = "stop_hook_active: a stop is not blocked twice, so no gate runs"
+					}
+					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs (%s)\n", tracePrefix, h.Name, why)
 				}
 				return
 			}
@@ -236,8 +242,8 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			return
 		}
 		r = d.warnOnly(c.cfg, h, c.ev, c.p, r)
-		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() {
-			denied = true
+		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() && denied == "" {
+			denied = h.Name
 		}
 		o.results = append(o.results, r)
 	}

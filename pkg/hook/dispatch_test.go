@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -561,6 +562,12 @@ func TestGatesAfterADenyDoNotRun(t *testing.T) {
 	}
 	if !strings.Contains(out.Stdout, "first says no") || strings.Contains(out.Stdout, "second") {
 		t.Fatalf("PreToolUse answer %s", out.Stdout)
+	}
+	// Replay's trace says why the second gate did not run.
+	r := hook.RunReplay(context.Background(), &hook.Dispatcher{Handlers: set, Getenv: func(string) string { return "" }},
+		"PreToolUse", hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": root}))
+	if !slices.Contains(r.Handlers, "second skipped 0µs (first denied first: no gate runs after a deny)") {
+		t.Errorf("replay's handler lines %q do not say why second was skipped", r.Handlers)
 	}
 	out = hooktest.Run(t, set, root, "Stop", "Stop/stop", nil)
 	if ran["second"] != 1 || !strings.Contains(out.Stdout, "first says no") || !strings.Contains(out.Stdout, "second says no") {
