@@ -84,7 +84,7 @@ func TestEntries(t *testing.T) {
 		`PreToolUse [Edit|Write|Bash] ` + cmd("PreToolUse", "preToolUse", 30) + ` 30`,
 		`SessionEnd [] ` + cmd("SessionEnd", "sessionEnd", 30) + ` 30`,
 		`SessionStart [] ` + cmd("SessionStart", "sessionStart", 60) + ` 60`,
-		`Stop [] ` + cmd("Stop", "stop", 300) + ` 300`,
+		`Stop [] ` + cmd("Stop", "stop", 600) + ` 600`,
 		`WorktreeCreate [] ` + cmd("WorktreeCreate", "worktreeCreate", 120) + ` 120`,
 		`WorktreeRemove [] ` + cmd("WorktreeRemove", "worktreeRemove", 60) + ` 60`,
 	}
