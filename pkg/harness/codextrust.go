@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func CodexTrustHash(event, matcher, command string, timeout int) string {
 		serdeString(&b, matcher)
 	}
 	b.WriteString("}")
-	sum := sha256.Sum256([]byte(b.String()))
+	sum := sum256([]byte(b.String()))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

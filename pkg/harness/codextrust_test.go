@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"crypto/sha256"
 	"testing"
 
 	"github.com/magehook/magehook/pkg/harness"
@@ -28,5 +29,19 @@ func TestCodexTrustHash(t *testing.T) {
 	}
 	if k := harness.CodexTrustKey("/r/.codex/hooks.json", "PreToolUse", 1, 0); k != "/r/.codex/hooks.json:pre_tool_use:1:0" {
 		t.Errorf("key %s", k)
+	}
+}
+
+// TestSum256 holds the hand-written SHA-256 to crypto/sha256 on every
+// length around the block boundaries.
+func TestSum256(t *testing.T) {
+	data := make([]byte, 300)
+	for i := range data {
+		data[i] = byte(i*7 + 3)
+	}
+	for n := 0; n <= len(data); n++ {
+		if got, want := harness.Sum256(data[:n]), sha256.Sum256(data[:n]); got != want {
+			t.Fatalf("length %d: %x, want %x", n, got, want)
+		}
 	}
 }

@@ -100,6 +100,9 @@ type Harness struct {
 	// OffSwitches are settings of the harness's file that stop every hook
 	// from running; the doctor reports each one set.
 	OffSwitches []Setting
+	// ToolField is the payload field naming the tool ("" is tool_name),
+	// which an installed command reads when the binary is missing.
+	ToolField string
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int

@@ -166,7 +166,11 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 				timeout = most
 			}
 		}
-		cmd := h.Command(harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout})
+		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout}
+		if harness.Gates(name) {
+			spec.GateAll, spec.Gated = gatedTools(hs, h)
+		}
+		cmd := h.Command(spec)
 		e := Entry{Event: name, Native: name, Command: cmd, Timeout: timeout}
 		if ev.MatcherField != "" && !fixed {
 			e.Matcher = coverMatchers(hs)
@@ -175,6 +179,51 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Event < out[j].Event })
 	return out, nil
+}
+
+// gatedTools is what the gatekeepers among an event's handlers watch, for
+// the command's failure branch: every tool (one matches everything, or a
+// regular expression whose names cannot be listed), or the tool names in
+// the harness's payloads (its own and Claude Code's, both of which some
+// harnesses send). No gatekeeper: nothing.
+func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names []string) {
+	var gates []hook.Handler
+	for _, x := range hs {
+		if x.Policy == hook.Gatekeeper {
+			gates = append(gates, x)
+		}
+	}
+	if len(gates) == 0 {
+		return false, nil
+	}
+	cover := coverMatchers(gates)
+	claude, ok := hook.ExactNames(cover)
+	if cover == "" || !ok {
+		return true, nil
+	}
+	seen := map[string]bool{}
+	for _, n := range append(append([]string{}, claude...), h.NativeTools(claude)...) {
+		if !plainName(n) {
+			return true, nil
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return false, names
+}
+
+// plainName reports whether a tool name is letters, digits, '_', '-' and
+// '.' only: a name a shell case pattern matches as it is.
+func plainName(n string) bool {
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // enabledHandlers resolves hook.enable as the dispatcher does (implied

@@ -150,11 +150,13 @@ func (o Owner) parse(cmd string) (bin, target string, ok bool) {
 	if strings.Contains(cmd, harness.EnsurePackage) {
 		// d=<dir>; ... exec "$b" hook:<target> ...: the binary is the
 		// quoted argument after the ensure flags.
-		i := strings.Index(cmd, `exec "$b" hook:`)
+		// (earlier versions exec'd the binary; now the shell waits for its
+		// sealed answer: MAGEHOOK_SEAL=$$ "$b" hook:<target>).
+		i := strings.Index(cmd, `"$b" hook:`)
 		if i < 0 || !strings.HasPrefix(cmd, "d=") {
 			return "", "", false
 		}
-		target = strings.Fields(cmd[i+len(`exec "$b" hook:`):] + " ")[0]
+		target = strings.Fields(strings.NewReplacer(";", " ").Replace(cmd[i+len(`"$b" hook:`):]) + " ")[0]
 		words := ShellWords(cmd[strings.Index(cmd, harness.EnsurePackage)+len(harness.EnsurePackage):])
 		for _, w := range words {
 			if !strings.HasPrefix(w, "-") {
