@@ -114,8 +114,8 @@ func (h *Harness) Command(c CommandSpec) string {
 			return `{ echo "magehook: ` + what + `; run go tool mage hook:build" >&2; exit ` + code + `; }`
 		}
 		return `{ ` + h.toolSniff() + `case $t in ` + shellAlternatives(c.Gated) + `|"") echo "magehook: ` + what +
-			`; a gate watches ${t:-this tool}, so the call is blocked; run go tool mage hook:build" >&2; exit 2;; esac; ` +
-			`echo "magehook: ` + what + `; no gate watches $t, so it goes on; run go tool mage hook:build" >&2; exit 1; }`
+			`; a gate watches ${t:-this tool}: the call is blocked; run go tool mage hook:build" >&2; exit 2;; esac; ` +
+			`echo "magehook: ` + what + `; no gate watches $t: it goes on; run go tool mage hook:build" >&2; exit 1; }`
 	}
 	if c.Event == "SessionStart" {
 		b.WriteString(`b=$(command -v go >/dev/null && ` + ensure + ` -fresh "` + quoted + `" </dev/null) || b="$d/` + quoted + `"; `)
@@ -131,8 +131,8 @@ func (h *Harness) Command(c CommandSpec) string {
 		b.WriteString(" -harness=" + h.Name)
 	}
 	b.WriteString(`; c=$?; [ $c -ge ` + strconv.Itoa(SealBase) + ` ] && [ $c -lt ` + strconv.Itoa(SealBase+20) + ` ] && exit $((c-` + strconv.Itoa(SealBase) + `)); `)
-	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory, a build for another system, or a truncated file)"; ` +
-		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary, or one built before this install)"; fi; `)
+	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory or a build for another system or a truncated file)"; ` +
+		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary or one built before this install)"; fi; `)
 	b.WriteString(`echo "magehook: ` + quoted + ` $w; run go tool mage hook:build" >&2; exit ` + code)
 	return b.String()
 }
