@@ -45,8 +45,8 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
-	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/glob"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"

@@ -28,7 +28,7 @@ func copilot() Harness {
 		Matchers:     MatchClaude,
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			" and cd into the directory it prints in each command (or start copilot there).",
-		Trust:        "Copilot CLI loads no repository hooks until the folder is trusted (the trust prompt, or copilot --trust-folder), and reads only the start directory's .github/hooks.",
+		Trust: "Copilot CLI loads no repository hooks until the folder is trusted (the trust prompt, or copilot --trust-folder), and reads only the start directory's .github/hooks.",
 		events: func() []Name {
 			return same("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
 				"PermissionRequest", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "Notification")

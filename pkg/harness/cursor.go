@@ -23,7 +23,7 @@ func cursor() Harness {
 			" and open that directory as the workspace (or cd into it in each command).",
 		// Documentation only: the names Cursor's shell tools may use.
 		WorkDirFields: []string{"working_directory", "cwd", "directory"},
-		Trust:        "Cursor runs project hooks from .cursor/hooks.json of the opened workspace (documentation only; not verified with a client).",
+		Trust:         "Cursor runs project hooks from .cursor/hooks.json of the opened workspace (documentation only; not verified with a client).",
 		events: func() []Name {
 			return []Name{{"sessionStart", "SessionStart"}, {"sessionEnd", "SessionEnd"}, {"preToolUse", "PreToolUse"},
 				{"postToolUse", "PostToolUse"}, {"postToolUseFailure", "PostToolUseFailure"}, {"subagentStart", "SubagentStart"},
