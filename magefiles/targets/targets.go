@@ -58,8 +58,8 @@ func checkedHandlers() ([]hook.Handler, error) {
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
-func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(resume(ctx, event, harness))
+func answer(ctx context.Context, event string, agent *string) {
+	os.Exit(harness.Seal(resume(ctx, event, agent), os.Getenv, os.Getppid()))
 }
 
 // hookSet is what the hook binary answers with: the catalogue and the
