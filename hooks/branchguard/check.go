@@ -11,6 +11,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/realpath"
 )
 
 // The rules a finding names.
@@ -809,6 +810,20 @@ func (c *checker) write(w gitcmd.Write) {
 	path := w.Path
 	if w.Glob {
 		path = globBase(path)
+	} else if w.Op != "rm" && w.Op != "unlink" && !w.Tree {
+		// A write goes where the path's links lead, the last one too
+		// (echo x >> bin/rl, bin/rl -> ../README.md, writes README.md);
+		// the entry as written is judged as well. Only a removal takes
+		// the link itself away and leaves its target.
+		from := w.Path
+		if w.Written != "" {
+			from = w.Written
+		}
+		if r, err := realpath.Resolve(from); err == nil && r != w.Path {
+			lw := w
+			lw.Path, lw.Written = r, ""
+			c.write(lw)
+		}
 	}
 	rs := c.repoAt(path, "")
 	if rs.err != nil {
