@@ -103,6 +103,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -111,7 +112,7 @@ var Handler = hook.Handler{
 	Name:    "branchguard",
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell",
+	Matcher: "*", // every tool: an MCP tool or another client's may write on a protected checkout
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }
@@ -134,6 +135,34 @@ func run(c *hook.Call) (hook.Result, error) {
 			fs = append(fs, f...)
 			if filepath.IsAbs(path) {
 				break
+			}
+		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Every other tool (an MCP tool, another client's own): a shell
+		// tool's command is judged as Bash; a tool that does not only
+		// read is taken to write each path it names.
+		if command, ok := toolargs.Shell(p); ok {
+			more, err := bashCommand(c, command, v.Values)
+			if err != nil {
+				return hook.Result{}, err
+			}
+			fs = append(fs, more...)
+		}
+		home := ""
+		if c.Getenv != nil {
+			home = c.Getenv("HOME")
+		}
+		if tc := toolargs.Of(p, home); !tc.ReadOnly {
+			for _, a := range tc.Paths {
+				if err := c.Budget.Check(); err != nil {
+					return hook.Result{}, err
+				}
+				f, err := edit(c, p.ToolName, Dir(c), a.Value, v.Values)
+				if err != nil {
+					return hook.Result{}, err
+				}
+				fs = append(fs, f...)
 			}
 		}
 	}
@@ -231,6 +260,12 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 	if !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
+	return bashCommand(c, command, protect)
+}
+
+// bashCommand judges a shell command of the call (Bash's, or another
+// shell tool's).
+func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, error) {
 	home := ""
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")

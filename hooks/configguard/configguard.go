@@ -99,17 +99,36 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
+
+// shellCommand is the command of a call that runs one in a shell: Bash,
+// or another client's shell tool or an MCP tool with a command argument
+// (toolargs.Shell), judged as Bash is.
+func shellCommand(p *payload.Payload) (string, bool) {
+	if p.IsTool("Bash") {
+		command, _ := p.InputString("command")
+		return command, true
+	}
+	return toolargs.Shell(p)
+}
+
+// isBash reports a call judged as a Bash command.
+func isBash(p *payload.Payload) bool {
+	_, ok := shellCommand(p)
+	return ok
+}
 
 // Handler is the catalogue entry.
 var Handler = hook.Handler{
 	Name:    "configguard",
 	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell|apply_patch",
+	Matcher: "*", // every tool: an MCP tool or another client's may write a guarded file
 	Policy:  hook.Gatekeeper,
 	Implied: true,
 	Run:     run,
@@ -129,8 +148,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	// judged from both when they differ.
 	dir := g.dir
 	var reasons []string
-	if p.IsTool("Bash") {
-		command, _ := p.InputString("command")
+	if command, ok := shellCommand(p); ok {
 		more, err := g.shell(c, command, dir)
 		if err != nil {
 			return hook.Result{}, err
@@ -174,6 +192,37 @@ func run(c *hook.Call) (hook.Result, error) {
 	for _, path := range pwshPaths {
 		if err := judge(path, []string{dir}); err != nil {
 			return hook.Result{}, err
+		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Every other tool (an MCP tool, another client's own) by what
+		// its arguments name: a tool that does not only read is taken to
+		// write each path it names, a directory as the tree it holds.
+		tc := toolargs.Of(p, g.home)
+		for _, a := range tc.Paths {
+			if tc.ReadOnly {
+				break
+			}
+			if err := c.Budget.Check(); err != nil {
+				return hook.Result{}, err
+			}
+			path := a.Value
+			if !filepath.IsAbs(path) {
+				path = dir + string(filepath.Separator) + path
+			}
+			var what string
+			var err error
+			if isDir(path) {
+				what, err = g.under(path)
+			} else {
+				what, err = g.guarded(dir, path)
+			}
+			if err != nil {
+				return hook.Result{}, err
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s (%s) may change %s, %s (a tool the gates do not know as a reader is judged as a write of every path it names)", p.ToolName, a.Arg, a.Value, what))
+			}
 		}
 	}
 	if len(reasons) == 0 {
@@ -266,6 +315,7 @@ var wiring = sync.OnceValues(func() ([][]string, [][]string) {
 		[]string{".github", "copilot", "settings*.json"}, []string{".copilot", "settings*.json"}, []string{".copilot", "config.json"},
 		[]string{".copilot", "hooks", "*.json"}, []string{"github-copilot", "policy.d", "*.json"}, []string{"Copilot", "policy.d", "*.json"},
 		[]string{"cursor", "hooks.json"}, []string{"gemini-cli", "settings.json"}, []string{"gemini-cli", "system-defaults.json"})
+	out = append(out, clientFiles()...)
 	for _, pat := range out {
 		f := make([]string, len(pat))
 		for i, c := range pat {
@@ -557,6 +607,9 @@ func (g *guard) what(path string) string {
 	parts := foldParts(path)
 	if len(parts) > 0 && component(parts[len(parts)-1], fold(toolingrc.FileName)) {
 		return "a " + toolingrc.FileName + " (magehook's configuration)"
+	}
+	if what := g.startup(parts); what != "" {
+		return what
 	}
 	for i, pat := range g.foldedWiring() {
 		if tailMatches(parts, pat) {

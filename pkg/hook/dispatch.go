@@ -487,6 +487,9 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 		}
 		cfg, err := toolingrc.Discover(starts[i])
 		if err == nil {
+			for _, w := range cfg.Warnings {
+				fmt.Fprintln(d.Stderr, "magehook: "+w)
+			}
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
 			}
