@@ -3,7 +3,6 @@ package branchguard
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/realpath"
 )
 
@@ -214,8 +214,7 @@ func remoteHead(r gitrepo.Repo, remote string) string {
 			return strings.TrimPrefix(strings.TrimSpace(t), "refs/remotes/"+remote+"/")
 		}
 	}
-	cmd := exec.Command("git", "--git-dir="+r.GitDir, "symbolic-ref", "-q", "--short", ref)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd := gitx.Command("--git-dir="+r.GitDir, "symbolic-ref", "-q", "--short", ref)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

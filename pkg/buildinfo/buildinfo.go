@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/gitx"
 )
 
 // Source is the hash of the sources the running binary was built from. The
@@ -55,7 +57,7 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	tmp := fmt.Sprintf("%s.%d.tmp", out, os.Getpid())
 	defer os.Remove(tmp)
 	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", tmp,
-		"-ldflags", "-s -w -X "+sourceVar+"="+hash)
+		"-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {

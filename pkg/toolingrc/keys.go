@@ -189,8 +189,9 @@ func (v Value) Abs() string {
 func (c *Config) Get(key string) (Value, error) {
 	spec, known := specOf(key)
 	if known && policy(key) {
-		// A weakening key: from the policy file and above alone.
-		return c.getFrom(c.top(), key, spec, known)
+		// A weakening key: from the policy file and above alone, never
+		// from a configuration joined to this one.
+		return (&Config{Files: c.ownFiles()}).getFrom(c.top(), key, spec, known)
 	}
 	if !known || !additive(key) || c.RepoTop == "" && c.PolicyTop == "" {
 		// Outside git the nearest file holding the key decides.

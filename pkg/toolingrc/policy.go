@@ -172,3 +172,37 @@ func (c *Config) top() int {
 	}
 	return c.repoFiles() - 1
 }
+
+// Join adds the files of another configuration that this one lacks,
+// after its own: the gates the other declares add to this one's (the
+// additive keys count every file), and nothing of it can weaken or
+// replace this one's (the policy file stays this one's). A dispatcher
+// that takes its root from MAGEHOOK_ROOT joins the payload cwd's
+// configuration so, when the cwd lies outside that root: an override
+// left exported at a checkout without gates cannot switch off the gates
+// of the checkout the agent works in.
+func (c *Config) Join(other *Config) {
+	if c.own == 0 {
+		c.own = len(c.Files)
+	}
+	have := map[string]bool{}
+	for _, f := range c.Files {
+		have[f.Path] = true
+	}
+	for _, f := range other.Files {
+		if !have[f.Path] {
+			have[f.Path] = true
+			c.Files = append(c.Files, f)
+		}
+	}
+	c.Warnings = append(c.Warnings, other.Warnings...)
+}
+
+// ownFiles are the files of the configuration itself, without those
+// Join added.
+func (c *Config) ownFiles() []File {
+	if c.own > 0 && c.own <= len(c.Files) {
+		return c.Files[:c.own]
+	}
+	return c.Files
+}

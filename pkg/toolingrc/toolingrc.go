@@ -78,6 +78,7 @@ type Config struct {
 	// Warnings are files left out of the chain, each a line for stderr.
 	Warnings []string
 	policy   int
+	own      int // the files before those Join added (0: all)
 }
 
 // MaxFileSize is the largest .toolingrc read (4 MiB), MaxLine its longest
