@@ -30,6 +30,10 @@
 //     denied (a pipeline's or a computed path's where the command runs);
 //     what that reader cannot see into fails closed on a protected branch,
 //     and elsewhere when it mentions git (also in base64).
+//     Every other tool (an MCP tool, another client's own: the matcher is
+//     empty) is judged by the paths its arguments name (pkg/toolargs), as
+//     an edit of each unless the tool only reads; a client's shell tool,
+//     or an MCP tool with a command, as Bash.
 //  2. Bash (and every harness's shell tool): the command is analysed once
 //     by pkg/gitcmd from its shell syntax tree: every simple command bash
 //     would run (through wrappers, bash -c, eval, functions, scripts read
@@ -37,7 +41,11 @@
 //     the user's configuration, help.autocorrect, and the commands git
 //     runs from its arguments), where each runs (cd, pushd, CDPATH, ~+,
 //     git -C, --git-dir, --work-tree, GIT_DIR and GIT_WORK_TREE however
-//     exported) and every file each writes.
+//     exported, in the command or in the harness's environment), the
+//     programs git starts from its configuration (core.fsmonitor, pagers,
+//     editors, filters, drivers, credential helpers: from -c, GIT_CONFIG_*,
+//     the system's, the user's and the repository's files), and every file
+//     each writes.
 //  3. Each git invocation's effect on refs is read from its arguments:
 //     commit, merge, cherry-pick, revert, am, pull, rebase and reset move
 //     the checked-out branch (not --dry-run, --abort, -n, a path reset);
@@ -113,7 +121,7 @@ var Handler = hook.Handler{
 	Name:    "branchguard",
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "*", // every tool: an MCP tool or another client's may write on a protected checkout
+	Matcher: "", // every tool: an MCP tool or another client's may write on a protected checkout
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }

@@ -27,7 +27,23 @@
 //     ~/.copilot hooks and policy.d, Cursor's and Gemini's system files);
 //     and the hook binary (hook.binary, the main
 //     checkout's for a linked worktree, and the binary answering the call).
-//  3. The files a call changes: the file of Edit, MultiEdit, Write and
+//     Also the files of the clients magehook may not wire yet (Qwen Code's
+//     .qwen/settings.json, Factory Droid's .factory/hooks.json and
+//     settings, Cline's hooks and plugins, Auggie's, Kilo's and Pi's
+//     settings and plugins), and everything a later shell or git reads as
+//     configuration (persistent.go): Claude Code's shell snapshots and
+//     session env files, the shell start-up files of the home and the
+//     system (~/.bashrc, ~/.profile, ~/.zshrc, /etc/profile.d, ...) and
+//     the files BASH_ENV and ENV name, and git's configuration files
+//     (.git/config, ~/.gitconfig, ...), which choose the programs git
+//     starts.
+//  3. Every tool is judged (the matcher is empty): one it does not know
+//     (an MCP tool mcp__<server>__<tool>, another client's own) by the
+//     paths its arguments name (pkg/toolargs), each taken for a write, a
+//     directory for the tree it holds, unless the tool only reads (a known
+//     reader, a read-only MCP annotation, a query's name); another
+//     client's shell tool, or an MCP tool with a command, as Bash.
+//     The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
 //     whether it comes as Codex's tool or through a shell (payload
 //     EditedPaths); the files a Bash command writes, as the shared shell
@@ -128,7 +144,7 @@ var Handler = hook.Handler{
 	Name:    "configguard",
 	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
 	Events:  []string{"PreToolUse"},
-	Matcher: "*", // every tool: an MCP tool or another client's may write a guarded file
+	Matcher: "", // every tool: an MCP tool or another client's may write a guarded file
 	Policy:  hook.Gatekeeper,
 	Implied: true,
 	Run:     run,

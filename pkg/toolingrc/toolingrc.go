@@ -11,10 +11,18 @@
 // directory; a default's home is the root. The walk stops at the filesystem
 // root. No .toolingrc at all is a configuration error naming the start.
 //
-// The gate keys (hook.enable, guard.protect) add up inside one git
-// repository: a .toolingrc below the top one of the root's repository may
-// add handlers and protected branches, never remove those the top one
-// declares (or gets from above it, or by default). A file that cannot be
+// One policy per repository (policy.go): the gate keys (hook.enable,
+// guard.protect) are those of the policy file, the top .toolingrc of the
+// main checkout (the outermost repository, a linked worktree's main
+// checkout), or their defaults, plus those of every other file of the
+// chain: a worktree's, a submodule's, a nested clone's, a subdirectory's
+// or a parent's .toolingrc may add handlers and protected branches, never
+// remove or replace them; the weakening keys (hook.warn, cmdguard.off,
+// ...) are read from the policy file and above only; a file above the
+// repository that is not the user's alone is ignored with a warning. A
+// file that is not UTF-8 text, or a key that differs from magehook's only
+// by case, invisible or look-alike characters, is a configuration error
+// (encoding.go). A file that cannot be
 // fully read is an error, never skipped: a directory or a FIFO named
 // .toolingrc, a file the user cannot read, a line over 1 MiB, a magehook key
 // without a value. Only another tool's bare word (a key magehook does not
