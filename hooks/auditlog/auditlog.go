@@ -147,7 +147,9 @@ const MaxFiles = 50
 // success unless it is an error ("Error: ..."). For every other harness, the PostToolUse success test:
 // a tool_response object not interrupted succeeds, an "Error: ..." string
 // (Claude Code before PostToolUseFailure, the other harnesses' failures as
-// magehook maps them) or any other shape fails.
+// magehook maps them) or any other shape fails. An MCP tool's
+// PostToolUse in Claude Code is a success (its tool_response is the
+// server's text) unless its content says isError.
 func Success(event, agent string, p *payload.Payload) (ok, reported bool) {
 	if event == "PostToolUseFailure" {
 		return false, true
@@ -159,6 +161,13 @@ func Success(event, agent string, p *payload.Payload) (ok, reported bool) {
 			return false, true
 		}
 		return false, false
+	}
+	if strings.HasPrefix(p.ToolName, "mcp__") && len(resp) > 0 && resp[0] != '{' {
+		// Claude Code sends a failed MCP call to PostToolUseFailure; on
+		// PostToolUse an MCP tool's tool_response is the server's text (a
+		// string) or its content blocks: a success unless the result
+		// says isError.
+		return !bytes.Contains(resp, []byte(`"isError":true`)), true
 	}
 	return p.Succeeded(), true
 }

@@ -30,6 +30,10 @@
 //     denied (a pipeline's or a computed path's where the command runs);
 //     what that reader cannot see into fails closed on a protected branch,
 //     and elsewhere when it mentions git (also in base64).
+//     Every other tool (an MCP tool, another client's own: the matcher is
+//     empty) is judged by the paths its arguments name (pkg/toolargs), as
+//     an edit of each unless the tool only reads; a client's shell tool,
+//     or an MCP tool with a command, as Bash.
 //  2. Bash (and every harness's shell tool): the command is analysed once
 //     by pkg/gitcmd from its shell syntax tree: every simple command bash
 //     would run (through wrappers, bash -c, eval, functions, scripts read
@@ -37,7 +41,11 @@
 //     the user's configuration, help.autocorrect, and the commands git
 //     runs from its arguments), where each runs (cd, pushd, CDPATH, ~+,
 //     git -C, --git-dir, --work-tree, GIT_DIR and GIT_WORK_TREE however
-//     exported) and every file each writes.
+//     exported, in the command or in the harness's environment), the
+//     programs git starts from its configuration (core.fsmonitor, pagers,
+//     editors, filters, drivers, credential helpers: from -c, GIT_CONFIG_*,
+//     the system's, the user's and the repository's files), and every file
+//     each writes.
 //  3. Each git invocation's effect on refs is read from its arguments:
 //     commit, merge, cherry-pick, revert, am, pull, rebase and reset move
 //     the checked-out branch (not --dry-run, --abort, -n, a path reset);
@@ -105,6 +113,7 @@ import (
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -113,7 +122,7 @@ var Handler = hook.Handler{
 	Name:    "branchguard",
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell",
+	Matcher: "", // every tool: an MCP tool or another client's may write on a protected checkout
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }
@@ -136,6 +145,34 @@ func run(c *hook.Call) (hook.Result, error) {
 			fs = append(fs, f...)
 			if filepath.IsAbs(path) {
 				break
+			}
+		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Every other tool (an MCP tool, another client's own): a shell
+		// tool's command is judged as Bash; a tool that does not only
+		// read is taken to write each path it names.
+		if command, ok := toolargs.Shell(p); ok {
+			more, err := bashCommand(c, command, v.Values)
+			if err != nil {
+				return hook.Result{}, err
+			}
+			fs = append(fs, more...)
+		}
+		home := ""
+		if c.Getenv != nil {
+			home = c.Getenv("HOME")
+		}
+		if tc := toolargs.Of(p, home); !tc.ReadOnly {
+			for _, a := range tc.Paths {
+				if err := c.Budget.Check(); err != nil {
+					return hook.Result{}, err
+				}
+				f, err := edit(c, p.ToolName, Dir(c), a.Value, v.Values)
+				if err != nil {
+					return hook.Result{}, err
+				}
+				fs = append(fs, f...)
 			}
 		}
 	}
@@ -233,6 +270,12 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 	if !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
+	return bashCommand(c, command, protect)
+}
+
+// bashCommand judges a shell command of the call (Bash's, or another
+// shell tool's).
+func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, error) {
 	home := ""
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/realpath"
 )
 
 // The rules a finding names.
@@ -214,8 +215,7 @@ func remoteHead(r gitrepo.Repo, remote string) string {
 			return strings.TrimPrefix(strings.TrimSpace(t), "refs/remotes/"+remote+"/")
 		}
 	}
-	cmd := exec.Command("git", "--git-dir="+r.GitDir, "symbolic-ref", "-q", "--short", ref)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd := gitx.Command("--git-dir="+r.GitDir, "symbolic-ref", "-q", "--short", ref)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""
@@ -810,6 +810,20 @@ func (c *checker) write(w gitcmd.Write) {
 	path := w.Path
 	if w.Glob {
 		path = globBase(path)
+	} else if w.Op != "rm" && w.Op != "unlink" && !w.Tree {
+		// A write goes where the path's links lead, the last one too
+		// (echo x >> bin/rl, bin/rl -> ../README.md, writes README.md);
+		// the entry as written is judged as well. Only a removal takes
+		// the link itself away and leaves its target.
+		from := w.Path
+		if w.Written != "" {
+			from = w.Written
+		}
+		if r, err := realpath.Resolve(from); err == nil && r != w.Path {
+			lw := w
+			lw.Path, lw.Written = r, ""
+			c.write(lw)
+		}
 	}
 	rs := c.repoAt(path, "")
 	if rs.err != nil {

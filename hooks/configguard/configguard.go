@@ -27,7 +27,23 @@
 //     ~/.copilot hooks and policy.d, Cursor's and Gemini's system files);
 //     and the hook binary (hook.binary, the main
 //     checkout's for a linked worktree, and the binary answering the call).
-//  3. The files a call changes: the file of Edit, MultiEdit, Write and
+//     Also the files of the clients magehook may not wire yet (Qwen Code's
+//     .qwen/settings.json, Factory Droid's .factory/hooks.json and
+//     settings, Cline's hooks and plugins, Auggie's, Kilo's and Pi's
+//     settings and plugins), and everything a later shell or git reads as
+//     configuration (persistent.go): Claude Code's shell snapshots and
+//     session env files, the shell start-up files of the home and the
+//     system (~/.bashrc, ~/.profile, ~/.zshrc, /etc/profile.d, ...) and
+//     the files BASH_ENV and ENV name, and git's configuration files
+//     (.git/config, ~/.gitconfig, ...), which choose the programs git
+//     starts.
+//  3. Every tool is judged (the matcher is empty): one it does not know
+//     (an MCP tool mcp__<server>__<tool>, another client's own) by the
+//     paths its arguments name (pkg/toolargs), each taken for a write, a
+//     directory for the tree it holds, unless the tool only reads (a known
+//     reader, a read-only MCP annotation, a query's name); another
+//     client's shell tool, or an MCP tool with a command, as Bash.
+//     The files a call changes: the file of Edit, MultiEdit, Write and
 //     NotebookEdit, and every file of an apply_patch patch, moves included,
 //     whether it comes as Codex's tool or through a shell (payload
 //     EditedPaths); the files a Bash command writes, as the shared shell
@@ -99,17 +115,36 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
+
+// shellCommand is the command of a call that runs one in a shell: Bash,
+// or another client's shell tool or an MCP tool with a command argument
+// (toolargs.Shell), judged as Bash is.
+func shellCommand(p *payload.Payload) (string, bool) {
+	if p.IsTool("Bash") {
+		command, _ := p.InputString("command")
+		return command, true
+	}
+	return toolargs.Shell(p)
+}
+
+// isBash reports a call judged as a Bash command.
+func isBash(p *payload.Payload) bool {
+	_, ok := shellCommand(p)
+	return ok
+}
 
 // Handler is the catalogue entry.
 var Handler = hook.Handler{
 	Name:    "configguard",
 	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell|apply_patch",
+	Matcher: "", // every tool: an MCP tool or another client's may write a guarded file
 	Policy:  hook.Gatekeeper,
 	Implied: true,
 	Run:     run,
@@ -129,8 +164,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	// judged from both when they differ.
 	dir := g.dir
 	var reasons []string
-	if p.IsTool("Bash") {
-		command, _ := p.InputString("command")
+	if command, ok := shellCommand(p); ok {
 		more, err := g.shell(c, command, dir)
 		if err != nil {
 			return hook.Result{}, err
@@ -174,6 +208,37 @@ func run(c *hook.Call) (hook.Result, error) {
 	for _, path := range pwshPaths {
 		if err := judge(path, []string{dir}); err != nil {
 			return hook.Result{}, err
+		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Every other tool (an MCP tool, another client's own) by what
+		// its arguments name: a tool that does not only read is taken to
+		// write each path it names, a directory as the tree it holds.
+		tc := toolargs.Of(p, g.home)
+		for _, a := range tc.Paths {
+			if tc.ReadOnly {
+				break
+			}
+			if err := c.Budget.Check(); err != nil {
+				return hook.Result{}, err
+			}
+			path := a.Value
+			if !filepath.IsAbs(path) {
+				path = dir + string(filepath.Separator) + path
+			}
+			var what string
+			var err error
+			if isDir(path) {
+				what, err = g.under(path)
+			} else {
+				what, err = g.guarded(dir, path)
+			}
+			if err != nil {
+				return hook.Result{}, err
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s (%s) may change %s, %s (a tool the gates do not know as a reader is judged as a write of every path it names)", p.ToolName, a.Arg, a.Value, what))
+			}
 		}
 	}
 	if len(reasons) == 0 {
@@ -266,6 +331,7 @@ var wiring = sync.OnceValues(func() ([][]string, [][]string) {
 		[]string{".github", "copilot", "settings*.json"}, []string{".copilot", "settings*.json"}, []string{".copilot", "config.json"},
 		[]string{".copilot", "hooks", "*.json"}, []string{"github-copilot", "policy.d", "*.json"}, []string{"Copilot", "policy.d", "*.json"},
 		[]string{"cursor", "hooks.json"}, []string{"gemini-cli", "settings.json"}, []string{"gemini-cli", "system-defaults.json"})
+	out = append(out, clientFiles()...)
 	for _, pat := range out {
 		f := make([]string, len(pat))
 		for i, c := range pat {
@@ -557,6 +623,9 @@ func (g *guard) what(path string) string {
 	parts := foldParts(path)
 	if len(parts) > 0 && component(parts[len(parts)-1], fold(toolingrc.FileName)) {
 		return "a " + toolingrc.FileName + " (magehook's configuration)"
+	}
+	if what := g.startup(parts); what != "" {
+		return what
 	}
 	for i, pat := range g.foldedWiring() {
 		if tailMatches(parts, pat) {

@@ -78,7 +78,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			reasons = append(reasons, fmt.Sprintf("%s (%s) would change %s, %s", p.ToolName, w.Op, w.Path, what))
 		}
 	}
-	if len(reasons) == 0 && !inHook && p.IsTool("Bash") {
+	if len(reasons) == 0 && !inHook && isBash(p) {
 		// A command whose name only run time knows ($(echo rm) x,
 		// "$(which rm)" x) may write any of its arguments.
 		for _, cmd := range a.Commands {
@@ -95,7 +95,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 		}
 		reasons = append(reasons, more...)
 	}
-	if len(blind) > 0 && len(reasons) == 0 && !inHook && p.IsTool("Bash") {
+	if len(blind) > 0 && len(reasons) == 0 && !inHook && isBash(p) {
 		// Code the analysis cannot follow (python -c, node -e, a sed
 		// script) names what it writes in its string literals: each one
 		// that reaches a guarded file, or a directory holding one, is
@@ -421,6 +421,16 @@ func (g *guard) existing() []string {
 	for _, b := range g.binaries() {
 		add(b)
 	}
+	for _, f := range g.startupFiles() {
+		if !strings.ContainsAny(f, "*?[") {
+			add(f)
+			continue
+		}
+		matches, _ := filepath.Glob(f)
+		for _, m := range matches {
+			add(m)
+		}
+	}
 	seen := map[string]bool{}
 	for _, root := range roots {
 		if root == "" || seen[root] {
@@ -607,8 +617,8 @@ func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
 		}
 	}
 	for _, f := range g.existing() {
-		if !within(f, dir) {
-			continue
+		if !within(f, dir) || inGitDir(f) {
+			continue // git clean never touches a repository's .git
 		}
 		if _, err := proc.Output(dir, nil, "git", "-C", dir, "ls-files", "--error-unmatch", "--", f); err == nil {
 			continue // tracked: clean leaves it
@@ -618,4 +628,14 @@ func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
 		}
 	}
 	return true
+}
+
+// inGitDir reports a path inside a .git directory.
+func inGitDir(path string) bool {
+	for _, c := range foldParts(path) {
+		if c == ".git" {
+			return true
+		}
+	}
+	return false
 }

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/gitx"
 )
 
 // Source is the hash of the sources the running binary was built from. The
@@ -54,7 +56,7 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	}
 	tmp := tempPath(out, os.Getpid())
 	defer os.Remove(tmp)
-	dir, args := Mage(root, "-compile", tmp, "-ldflags", "-s -w -X "+sourceVar+"="+hash)
+	dir, args := Mage(root, "-compile", tmp, "-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = log, log

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/jsontree"
@@ -204,6 +205,32 @@ func (d *doctor) checkTools() {
 	}
 }
 
+// checkHookGit checks the git the hook binary runs (resolved when it was
+// built, never the hook's PATH: pkg/gitx): recorded, still there, and not
+// replaceable by other users.
+func (d *doctor) checkHookGit(bin string) {
+	p, err := gitx.BuiltWith(bin)
+	switch {
+	case err != nil:
+		d.add(Problem, "hook git", bin, "cannot read %s: %v", bin, err)
+	case p == "":
+		// Built otherwise: it runs the first git of the system's own
+		// directories, which must not be replaceable either.
+		fallback := gitx.Path()
+		if err := gitx.Check(fallback); err != nil {
+			d.add(Problem, "hook git", bin, "%s records no git (not built by hook:build), and the system's git, %s, %v; run go tool mage hook:build", bin, fallback, err)
+			return
+		}
+		d.add(Skip, "hook git", bin, "%s records no git (not built by hook:build); it runs the system's %s", bin, fallback)
+	default:
+		if err := gitx.Check(p); err != nil {
+			d.add(Problem, "hook git", bin, "the git the hook binary runs, %s, %v; run go tool mage hook:build with the git you mean first on PATH", p, err)
+			return
+		}
+		d.add(OK, "hook git", bin, "the hook binary runs %s (resolved at its build, not from PATH)", p)
+	}
+}
+
 func (d *doctor) checkBinary(ctx context.Context) {
 	v, err := d.cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
@@ -220,6 +247,7 @@ func (d *doctor) checkBinary(ctx context.Context) {
 		d.add(Problem, "binary", bin, "%s is not an executable file", bin)
 		return
 	}
+	d.checkHookGit(bin)
 	root := d.cfg.Root()
 	if d.SkipStale || !buildinfo.HasMagefiles(root) {
 		d.add(OK, "binary", bin, "%s exists and is executable", bin)

@@ -75,6 +75,7 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 			w.gitShell(b.val.Value, "git $"+name, g, inner, idx, nil)
 		}
 	}
+	w.gitPrograms(g, sc, idx)
 	if g.shellAlias != "" {
 		params := append([]Word{{Value: g.Aliases[len(g.Aliases)-1]}}, g.Args...)
 		w.gitShell(g.shellAlias, "git alias "+g.Aliases[len(g.Aliases)-1], g, sc, idx, params)
@@ -172,10 +173,11 @@ func configElsewhere(g *Git, sc scope) string {
 // runsCommand reports configuration that git runs as a shell command.
 func runsCommand(key string) bool {
 	switch key {
-	case "core.editor", "core.pager", "sequence.editor", "core.sshcommand", "diff.external", "core.askpass", "core.fsmonitor", "gpg.program", "credential.helper":
+	case "core.editor", "core.pager", "sequence.editor", "core.sshcommand", "diff.external", "core.askpass", "core.fsmonitor", "gpg.program", "credential.helper",
+		"core.gitproxy", "interactive.difffilter", "uploadpack.packobjectshook", "gpg.ssh.defaultkeycommand", "sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd":
 		return true
 	}
-	for _, suf := range []string{".cmd", ".command", ".textconv", ".clean", ".smudge", ".process", ".driver", ".helper"} {
+	for _, suf := range []string{".cmd", ".command", ".textconv", ".clean", ".smudge", ".process", ".driver", ".helper", ".program", ".uploadpack", ".receivepack"} {
 		if strings.HasSuffix(key, suf) {
 			return true
 		}
@@ -226,17 +228,18 @@ func (w *walker) gitJoined(words []Word, via string, g *Git, sc scope, idx int) 
 // parseGit reads git's global options and expands aliases.
 func (w *walker) parseGit(args []Word, sc scope) *Git {
 	g := &Git{Dir: sc.dir, DirDynamic: sc.dirWhy}
-	if v := sc.vars.lookup("GIT_DIR"); v != nil && v.exported && !v.unset {
-		g.setGitDir(w, v.val, sc.dir)
+	// The command's environment, else the harness's (gitEnv).
+	if v, ok := w.gitEnv("GIT_DIR", sc); ok {
+		g.setGitDir(w, v, sc.dir)
 	}
-	if v := sc.vars.lookup("GIT_WORK_TREE"); v != nil && v.exported && !v.unset {
-		if v.val.Dynamic != "" {
+	if v, ok := w.gitEnv("GIT_WORK_TREE", sc); ok {
+		if v.Dynamic != "" {
 			g.GitDirDynamic = "GIT_WORK_TREE is only known at run time"
 		} else {
-			g.WorkTree = joinDir(sc.dir, v.val.Value)
+			g.WorkTree = joinDir(sc.dir, v.Value)
 		}
 	}
-	if v := sc.vars.lookup("GIT_COMMON_DIR"); v != nil && v.exported && !v.unset {
+	if _, ok := w.gitEnv("GIT_COMMON_DIR", sc); ok {
 		g.GitDirDynamic = "GIT_COMMON_DIR moves where git keeps its refs"
 	}
 	if sc.envWhy != "" && g.GitDir == "" {
@@ -379,21 +382,28 @@ func (g *Git) addConfig(kv Word) {
 // gitConfigEnv reads GIT_CONFIG_COUNT/KEY_n/VALUE_n and
 // GIT_CONFIG_PARAMETERS set by the command line.
 func (w *walker) gitConfigEnv(g *Git, sc scope) {
-	if b := sc.vars.lookup("GIT_CONFIG_PARAMETERS"); b != nil && b.exported && !b.unset {
-		g.Dynamic = "GIT_CONFIG_PARAMETERS sets git configuration the analysis does not parse"
+	if b, ok := w.gitEnv("GIT_CONFIG_PARAMETERS", sc); ok {
+		kvs, ok := ConfigParameters(b.Value)
+		if b.Dynamic != "" || !ok {
+			g.Dynamic = "GIT_CONFIG_PARAMETERS sets git configuration the analysis cannot read"
+			return
+		}
+		for _, kv := range kvs {
+			g.addConfig(Word{Value: kv})
+		}
 	}
-	b := sc.vars.lookup("GIT_CONFIG_COUNT")
-	if b == nil || !b.exported || b.unset {
+	b, ok := w.gitEnv("GIT_CONFIG_COUNT", sc)
+	if !ok {
 		return
 	}
-	n := atoiDefault(b.val.Value, -1)
-	if b.val.Dynamic != "" || n < 0 || n > 64 {
+	n := atoiDefault(b.Value, -1)
+	if b.Dynamic != "" || n < 0 || n > 64 {
 		g.Dynamic = "GIT_CONFIG_COUNT is only known at run time"
 		return
 	}
 	for i := 0; i < n; i++ {
-		k, _ := w.lookupVar(fmt.Sprintf("GIT_CONFIG_KEY_%d", i), sc)
-		v, _ := w.lookupVar(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i), sc)
+		k, _ := w.gitEnv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i), sc)
+		v, _ := w.gitEnv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i), sc)
 		if k.Dynamic != "" || v.Dynamic != "" {
 			g.Dynamic = "GIT_CONFIG_KEY/VALUE are only known at run time"
 			return

@@ -1,8 +1,12 @@
 package gitcmd
 
 import (
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/gitx"
 )
 
 // alias looks alias.<sub> up the way git does: -c first, then values an
@@ -52,7 +56,34 @@ func (w *walker) configValueWhy(g *Git, sc scope, key string) (string, bool, str
 	if w.o.ReadFile == nil {
 		return "", false, "git " + g.Sub + " may be an alias, and the configuration is not read"
 	}
-	var files []string
+	files, why := w.configFiles(g, sc)
+	if why != "" {
+		return "", false, "git " + g.Sub + " may be an alias of a repository only known at run time (" + why + ")"
+	}
+	val, found := "", false
+	for _, f := range files {
+		if v, ok := w.configFile(f, key, 0); ok {
+			val, found = v, true
+		}
+	}
+	return val, found, ""
+}
+
+// configFiles are the files a git invocation reads its configuration
+// from, in git's order: the system's ($GIT_CONFIG_SYSTEM, else
+// /etc/gitconfig and the one of git's own prefix; none under
+// GIT_CONFIG_NOSYSTEM), the user's ($GIT_CONFIG_GLOBAL, else
+// $XDG_CONFIG_HOME/git/config or ~/.config/git/config, and ~/.gitconfig),
+// the repository's config (the common directory's) and config.worktree.
+// why is set when the repository is only known at run time.
+func (w *walker) configFiles(g *Git, sc scope) (files []string, why string) {
+	if v, ok := w.gitEnv("GIT_CONFIG_NOSYSTEM", sc); !ok || v.Dynamic != "" || !truthy(v.Value) {
+		if v, ok := w.gitEnv("GIT_CONFIG_SYSTEM", sc); ok && v.Dynamic == "" && v.Value != "" {
+			files = append(files, v.Value)
+		} else {
+			files = append(files, SystemConfigFiles()...)
+		}
+	}
 	if v, ok := w.lookupVar("GIT_CONFIG_GLOBAL", sc); ok && v.Dynamic == "" && v.Value != "" {
 		files = append(files, v.Value)
 	} else if home := w.home(sc); home != "" {
@@ -71,7 +102,7 @@ func (w *walker) configValueWhy(g *Git, sc scope, key string) (string, bool, str
 			if why == "" {
 				why = g.DirDynamic
 			}
-			return "", false, "git " + g.Sub + " may be an alias of a repository only known at run time (" + why + ")"
+			return files, why
 		}
 		start := g.Dir
 		if g.WorkTree != "" {
@@ -86,13 +117,209 @@ func (w *walker) configValueWhy(g *Git, sc scope, key string) (string, bool, str
 		}
 		files = append(files, filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"))
 	}
-	val, found := "", false
-	for _, f := range files {
-		if v, ok := w.configFile(f, key, 0); ok {
-			val, found = v, true
+	return files, ""
+}
+
+// SystemConfigFiles are the system configuration files git may read:
+// /etc/gitconfig, and the etc/gitconfig of the prefix the hooks' git is
+// installed in (pkg/gitx: /opt/homebrew/etc/gitconfig).
+func SystemConfigFiles() []string {
+	out := []string{"/etc/gitconfig"}
+	if bin := filepath.Dir(gitx.Path()); filepath.Base(bin) == "bin" || filepath.Base(bin) == "cmd" {
+		if prefix := filepath.Dir(bin); prefix != "/usr" && prefix != "/" && prefix != "." {
+			out = append(out, filepath.Join(prefix, "etc", "gitconfig"))
 		}
 	}
-	return val, found, ""
+	return out
+}
+
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// gitEnv is a variable of git's environment as git will see it: set,
+// exported or unset by the command, else the hook process's own (the
+// harness's) environment, which every command the agent runs inherits.
+func (w *walker) gitEnv(name string, sc scope) (Word, bool) {
+	if b := sc.vars.lookup(name); b != nil {
+		if b.unset {
+			return Word{}, false
+		}
+		if b.exported {
+			return b.val, true
+		}
+		if v, ok := w.getenv(name); ok && v != "" {
+			return b.val, true // an inherited variable stays exported
+		}
+		return Word{}, false
+	}
+	if v, ok := w.getenv(name); ok && v != "" {
+		return Word{Value: v}, true
+	}
+	return Word{}, false
+}
+
+// ConfigParameters reads GIT_CONFIG_PARAMETERS as git writes it (for
+// git -c in a command git starts): single-quoted 'key'='value' pairs, or
+// 'key=value' in the older form, separated by spaces; ok is false for a
+// value that does not read so.
+func ConfigParameters(s string) (kvs []string, ok bool) {
+	i := 0
+	quoted := func() (string, bool) {
+		if i >= len(s) || s[i] != '\'' {
+			return "", false
+		}
+		i++
+		var b strings.Builder
+		for {
+			j := strings.IndexByte(s[i:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(s[i : i+j])
+			i += j + 1
+			if strings.HasPrefix(s[i:], `\''`) {
+				b.WriteByte('\'')
+				i += 3
+				continue
+			}
+			return b.String(), true
+		}
+	}
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if i >= len(s) {
+			return kvs, true
+		}
+		k, ok := quoted()
+		if !ok {
+			return nil, false
+		}
+		if i < len(s) && s[i] == '=' {
+			i++
+			v, ok := quoted()
+			if !ok {
+				return nil, false
+			}
+			kvs = append(kvs, k+"="+v)
+			continue
+		}
+		if !strings.Contains(k, "=") {
+			k += "=true"
+		}
+		kvs = append(kvs, k)
+	}
+}
+
+// gitPrograms follows the programs a git invocation's configuration
+// starts (core.fsmonitor, core.pager and pager.*, the editors,
+// core.sshCommand, diff.external and the diff and merge drivers, the
+// filters, credential helpers, gpg.program, uploadpack and receivepack:
+// runsCommand), as the commands git runs: the values of the system's,
+// the user's and the repository's files (includes followed) and those an
+// earlier git config in the command sets, unless the invocation's own -c
+// replaces them (the -c ones are followed already); and, for a git config
+// that sets one, the program it sets, which every later git command will
+// start. A program that is a script is read and followed as scripts are.
+func (w *walker) gitPrograms(g *Git, sc scope, idx int) {
+	if g.Help || g.Exits || g.Dynamic != "" {
+		return
+	}
+	if w.programs == nil {
+		w.programs = map[string]bool{}
+	}
+	run := func(k, v string) {
+		v = strings.TrimSpace(v)
+		if v == "" || w.programs[k] {
+			return
+		}
+		if strings.HasSuffix(k, ".helper") && !strings.HasPrefix(v, "!") && !strings.ContainsAny(v, `/\ `) {
+			return // credential.helper store: git runs its own git credential-store
+		}
+		w.programs[k] = true // a git the program runs does not start it again
+		w.gitShell(strings.TrimPrefix(v, "!"), "git config "+k, g, sc, idx, nil)
+		delete(w.programs, k)
+	}
+	if g.Sub == "config" {
+		if k, v, ok := configSet(g.Args); ok && runsCommand(k) {
+			run(k, v)
+		}
+	}
+	files, why := w.configFiles(g, sc)
+	if why != "" {
+		return
+	}
+	if w.configCache == nil {
+		w.configCache = map[string][]ConfigEntry{}
+	}
+	key := strings.Join(files, "\x00")
+	entries, ok := w.configCache[key]
+	if !ok {
+		for _, f := range files {
+			entries = w.configEntries(f, entries, 0)
+		}
+		w.configCache[key] = entries
+	}
+	last := map[string]string{}
+	var order []string
+	note := func(k, v string) {
+		if !runsCommand(k) {
+			return
+		}
+		if _, seen := last[k]; !seen {
+			order = append(order, k)
+		}
+		last[k] = v
+	}
+	for _, e := range entries {
+		note(e.Key, e.Value)
+	}
+	for _, kv := range w.gitSets {
+		k, v, _ := strings.Cut(kv, "=")
+		note(k, v)
+	}
+	for _, kv := range g.Config {
+		k, _, _ := strings.Cut(kv, "=")
+		delete(last, k) // -c wins, and is followed already
+	}
+	for _, k := range order {
+		if v, ok := last[k]; ok {
+			run(k, v)
+		}
+	}
+}
+
+// configSet is the key and value a git config command line sets, when it
+// sets one literally.
+func configSet(args []Word) (key, value string, ok bool) {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Dynamic != "" {
+			return "", "", false
+		}
+		v := a.Value
+		switch {
+		case v == "-f" || v == "--file" || v == "--blob" || v == "--type" || v == "--comment" || v == "--default":
+			i++
+		case v == "set" || v == "--add" || v == "--replace-all" || v == "--global" || v == "--local" || v == "--system" || v == "--worktree" || v == "--all":
+		case v == "unset" || v == "--unset" || v == "--unset-all" || strings.HasPrefix(v, "--get") || v == "-l" || v == "--list" || v == "get" || v == "list" || v == "-e" || v == "--edit" || v == "edit":
+			return "", "", false
+		case strings.HasPrefix(v, "-"):
+		default:
+			words = append(words, v)
+		}
+	}
+	if len(words) < 2 {
+		return "", "", false
+	}
+	return strings.ToLower(words[0]), words[1], true
 }
 
 // findGitDir walks up from dir to the directory holding .git.
@@ -295,6 +522,13 @@ func LoadConfig(gitDir, home string, getenv func(string) string, readFile func(s
 		}
 		return getenv(k)
 	}
+	if !truthy(env("GIT_CONFIG_NOSYSTEM")) {
+		if sys := env("GIT_CONFIG_SYSTEM"); sys != "" {
+			files = append(files, sys)
+		} else {
+			files = append(files, SystemConfigFiles()...)
+		}
+	}
 	if g := env("GIT_CONFIG_GLOBAL"); g != "" {
 		files = append(files, g)
 	} else if home != "" {
@@ -316,7 +550,33 @@ func LoadConfig(gitDir, home string, getenv func(string) string, readFile func(s
 	for _, f := range files {
 		out = w.configEntries(f, out, 0)
 	}
+	// The environment's configuration comes last, as git reads it.
+	if kvs, ok := ConfigParameters(env("GIT_CONFIG_PARAMETERS")); ok {
+		for _, kv := range kvs {
+			k, v, _ := strings.Cut(kv, "=")
+			out = append(out, ConfigEntry{Key: configKey(k), Value: v})
+		}
+	}
+	if n, err := strconv.Atoi(env("GIT_CONFIG_COUNT")); err == nil && n > 0 && n <= 1000 {
+		for i := 0; i < n; i++ {
+			out = append(out, ConfigEntry{Key: configKey(env(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))), Value: env(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))})
+		}
+	}
 	return out
+}
+
+// configKey is a key as ParseConfig gives it: section and name lower
+// case, a subsection as written.
+func configKey(k string) string {
+	first, rest, ok := strings.Cut(k, ".")
+	if !ok {
+		return strings.ToLower(k)
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return strings.ToLower(first) + "." + strings.ToLower(rest)
+	}
+	return strings.ToLower(first) + "." + rest[:i] + "." + strings.ToLower(rest[i+1:])
 }
 
 func (w *walker) configEntries(path string, out []ConfigEntry, depth int) []ConfigEntry {

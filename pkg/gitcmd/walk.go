@@ -91,6 +91,11 @@ type walker struct {
 	// links are the symbolic links earlier commands make: where, and to
 	// what (absolute).
 	links [][2]string
+	// programs are the configuration keys whose programs are being
+	// followed, configCache the configuration read per list of files
+	// (gitconfig.go).
+	programs    map[string]bool
+	configCache map[string][]ConfigEntry
 }
 
 // scope is what the shell carries from one statement to the next. It is

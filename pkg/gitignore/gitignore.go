@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -191,7 +190,6 @@ func Ignored(root, path string, dir bool) bool {
 		path += string(filepath.Separator)
 	}
 	// Output to nothing (no pipe to copy: no goroutine on a gate's path).
-	cmd := exec.Command("git", "-C", root, "check-ignore", "-q", "--", path)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd := gitx.Command("-C", root, "check-ignore", "-q", "--", path)
 	return cmd.Run() == nil
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/regfile"
 )
@@ -180,9 +181,8 @@ func isReftable(common string) bool {
 
 // askGit runs git symbolic-ref for a HEAD the files cannot tell.
 func askGit(root, gitDir string) (string, error) {
-	cmd := exec.Command("git", "--git-dir="+gitDir, "symbolic-ref", "-q", "HEAD")
+	cmd := gitx.Command("--git-dir="+gitDir, "symbolic-ref", "-q", "HEAD")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	out, err := cmd.Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {

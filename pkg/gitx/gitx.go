@@ -78,10 +78,9 @@ func (e *Error) Error() string {
 
 func (g Git) cmd(ctx context.Context, args []string) *exec.Cmd {
 	trace(g.Dir, args)
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, Path(), args...)
 	cmd.Dir = g.Dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	cmd.Env = append(cmd.Env, g.Env...)
+	cmd.Env = append(Env(), g.Env...)
 	return cmd
 }
 

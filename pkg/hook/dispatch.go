@@ -468,7 +468,8 @@ func (d *Dispatcher) defaults() {
 func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
 	var starts []string
 	askWd := false // the process's working directory comes last
-	if root := d.Getenv(toolingrc.RootEnv); root != "" {
+	root := d.Getenv(toolingrc.RootEnv)
+	if root != "" {
 		starts = []string{root}
 	} else {
 		if p != nil && p.CWD != "" {
@@ -499,7 +500,25 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			starts = append(starts, wd)
 		}
 		cfg, err := toolingrc.Discover(starts[i])
+		if err == nil && root != "" && p != nil && p.CWD != "" && !within(p.CWD, root) {
+			// MAGEHOOK_ROOT is confined: the cwd's own gates still count.
+			cwdCfg, cerr := toolingrc.Discover(p.CWD)
+			switch {
+			case cerr == nil && ev.Gating():
+				// For a gate, the cwd's checkout sets the policy (its
+				// hook.warn, not the root's); the root's gates add.
+				cwdCfg.Join(cfg)
+				cfg = cwdCfg
+			case cerr == nil:
+				cfg.Join(cwdCfg)
+			case !errors.Is(cerr, toolingrc.ErrNotFound):
+				return nil, starts, cerr
+			}
+		}
 		if err == nil {
+			for _, w := range cfg.Warnings {
+				fmt.Fprintln(d.Stderr, "magehook: "+w)
+			}
 			if d.SetupErr != nil {
 				return cfg, starts, d.SetupErr
 			}
@@ -769,4 +788,15 @@ func oneLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// within reports whether path is dir or below it (both made absolute).
+func within(path, dir string) bool {
+	ap, err1 := filepath.Abs(path)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(ad, ap)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

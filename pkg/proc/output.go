@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/gitx"
 )
 
 // Output runs a short command (git diff, git log) and returns its stdout,
@@ -31,8 +33,13 @@ func Output(dir string, env []string, name string, args ...string) ([]byte, erro
 	os.Remove(errf.Name())
 	defer errf.Close()
 	cmd := exec.Command(name, args...)
+	cmd.Env = os.Environ()
+	if name == "git" {
+		// The git resolved at install, never the PATH's (pkg/gitx).
+		cmd = gitx.Command(args...)
+	}
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = w, errf
 	err = cmd.Start()
 	w.Close()

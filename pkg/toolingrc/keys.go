@@ -180,27 +180,48 @@ func (v Value) Abs() string {
 }
 
 // Get returns a key's checked value: from the nearest file holding it, else
-// its default at the root. An additive key (a gate key) is the value the
-// top .toolingrc of the root's repository has (from that file, the files
-// above it or the default) plus the entries of the files below it in the
-// repository, each value once. An unknown key is looked up without a check.
+// its default at the root. Inside git, an additive key (a gate key) is the
+// value the policy file has (policy.go: the main checkout's top
+// .toolingrc), else its default, plus the entries of every other file of
+// the chain, each value once; a weakening key (hook.warn, cmdguard.off,
+// ...) is read from the policy file and above. An unknown key is looked up without a check.
 // A bad value is an *Error naming the key, the file and the line.
 func (c *Config) Get(key string) (Value, error) {
 	spec, known := specOf(key)
-	if !known || !additive(key) {
+	if known && policy(key) {
+		// A weakening key: from the policy file and above alone, never
+		// from a configuration joined to this one.
+		return (&Config{Files: c.ownFiles()}).getFrom(c.top(), key, spec, known)
+	}
+	if !known || !additive(key) || c.RepoTop == "" && c.PolicyTop == "" {
+		// Outside git the nearest file holding the key decides.
 		return c.getFrom(0, key, spec, known)
 	}
-	top := c.repoFiles() - 1
-	v, err := c.getFrom(top, key, spec, known)
+	top := c.top()
+	// The top file's own value replaces the default; a file above it
+	// only adds (~/.toolingrc's guard.protect trunk keeps main).
+	v, err := (&Config{Files: c.Files[top : top+1]}).getFrom(0, key, spec, known)
 	if err != nil {
 		return Value{}, err
+	}
+	v.Home = c.Files[top].Dir()
+	if v.File == "" {
+		v.Home = c.Root()
 	}
 	seen := map[string]bool{}
 	for _, s := range v.Values {
 		seen[s] = true
 	}
-	// The files below the top, the top's nearest child first.
+	// Every other file adds: those below the top, the top's nearest
+	// child first, then those above it.
+	order := make([]int, 0, len(c.Files))
 	for i := top - 1; i >= 0; i-- {
+		order = append(order, i)
+	}
+	for i := top + 1; i < len(c.Files); i++ {
+		order = append(order, i)
+	}
+	for _, i := range order {
 		f := c.Files[i]
 		for _, e := range f.Entries {
 			if e.Key != key {

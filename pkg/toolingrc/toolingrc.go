@@ -11,10 +11,18 @@
 // directory; a default's home is the root. The walk stops at the filesystem
 // root. No .toolingrc at all is a configuration error naming the start.
 //
-// The gate keys (hook.enable, guard.protect) add up inside one git
-// repository: a .toolingrc below the top one of the root's repository may
-// add handlers and protected branches, never remove those the top one
-// declares (or gets from above it, or by default). A file that cannot be
+// One policy per repository (policy.go): the gate keys (hook.enable,
+// guard.protect) are those of the policy file, the top .toolingrc of the
+// main checkout (the outermost repository, a linked worktree's main
+// checkout), or their defaults, plus those of every other file of the
+// chain: a worktree's, a submodule's, a nested clone's, a subdirectory's
+// or a parent's .toolingrc may add handlers and protected branches, never
+// remove or replace them; the weakening keys (hook.warn, cmdguard.off,
+// ...) are read from the policy file and above only; a file above the
+// repository that is not the user's alone is ignored with a warning. A
+// file that is not UTF-8 text, or a key that differs from magehook's only
+// by case, invisible or look-alike characters, is a configuration error
+// (encoding.go). A file that cannot be
 // fully read is an error, never skipped: a directory or a FIFO named
 // .toolingrc, a file the user cannot read, a line over 1 MiB, a magehook key
 // without a value. Only another tool's bare word (a key magehook does not
@@ -71,6 +79,14 @@ type Config struct {
 	// RepoTop is the top directory of the git repository holding the root
 	// (the nearest directory with a .git entry), or "" outside one.
 	RepoTop string
+	// PolicyTop is the main checkout whose .toolingrc sets the policy:
+	// the outermost repository's top, or a linked worktree's main
+	// checkout ("" outside git). See Policy.
+	PolicyTop string
+	// Warnings are files left out of the chain, each a line for stderr.
+	Warnings []string
+	policy   int
+	own      int // the files before those Join added (0: all)
 }
 
 // MaxFileSize is the largest .toolingrc read (4 MiB), MaxLine its longest
@@ -116,7 +132,31 @@ func Discover(start string) (*Config, error) {
 	if err != nil {
 		return nil, &Error{File: start, Msg: fmt.Sprintf("cannot resolve the start directory: %v", err), Err: ErrNotFound}
 	}
-	cfg := &Config{Start: abs}
+	cfg := &Config{Start: abs, policy: -1}
+	files, err := chain(abs)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Files = files
+	if len(cfg.Files) > 0 {
+		cfg.RepoTop = repoTop(cfg.Root())
+	}
+	if err := cfg.applyPolicy(chain); err != nil {
+		return nil, err
+	}
+	if len(cfg.Files) == 0 {
+		return nil, &Error{File: abs, Msg: fmt.Sprintf("%v in this directory or any parent; create one at the repository root, or set %s", ErrNotFound, RootEnv), Err: ErrNotFound}
+	}
+	if cfg.RepoTop == "" {
+		cfg.RepoTop = repoTop(cfg.Root())
+	}
+	return cfg, nil
+}
+
+// chain reads every .toolingrc from dir up to the filesystem root, the
+// nearest first.
+func chain(abs string) ([]File, error) {
+	var files []File
 	for dir := abs; ; {
 		path := filepath.Join(dir, FileName)
 		// One system call for a directory without the file (most of the
@@ -133,7 +173,7 @@ func Discover(start string) (*Config, error) {
 			if perr != nil {
 				return nil, perr
 			}
-			cfg.Files = append(cfg.Files, f)
+			files = append(files, f)
 		case gone && lerr == nil:
 			// A .toolingrc entry that does not resolve (a dangling symbolic
 			// link, a loop): a configuration is there and cannot be read.
@@ -150,11 +190,7 @@ func Discover(start string) (*Config, error) {
 		}
 		dir = parent
 	}
-	if len(cfg.Files) == 0 {
-		return nil, &Error{File: abs, Msg: fmt.Sprintf("%v in this directory or any parent; create one at the repository root, or set %s", ErrNotFound, RootEnv), Err: ErrNotFound}
-	}
-	cfg.RepoTop = repoTop(cfg.Root())
-	return cfg, nil
+	return files, nil
 }
 
 // readError names what is wrong with a .toolingrc that exists but cannot
@@ -197,6 +233,9 @@ func repoTop(dir string) string {
 // magehook does not know, alone on its line) is skipped.
 func Parse(path string, data []byte) (File, error) {
 	f := File{Path: path}
+	if err := encoding(path, data); err != nil {
+		return File{}, err
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	n := 1
@@ -207,6 +246,9 @@ func Parse(path string, data []byte) (File, error) {
 			// first key would be unknown and its gate silently off.
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
+		if err := unreadable(path, n, text); err != nil {
+			return File{}, err
+		}
 		line := stripComment(text)
 		if line == "" {
 			continue
@@ -214,6 +256,9 @@ func Parse(path string, data []byte) (File, error) {
 		key, value := line, ""
 		if i := strings.IndexAny(line, " \t"); i >= 0 {
 			key, value = line[:i], strings.TrimSpace(line[i+1:])
+		}
+		if err := lookalike(path, n, key); err != nil {
+			return File{}, err
 		}
 		if value == "" {
 			if _, known := specOf(key); !known && !ownPrefix(Keys(), key) {

@@ -168,10 +168,9 @@ func TestUnreadableFilesAreErrors(t *testing.T) {
 	})
 }
 
-// The gate keys add up inside the root's repository: a .toolingrc below
-// the top one adds handlers and protected branches and cannot remove the
-// top one's, defaults included; above the repository the nearest file
-// still wins.
+// The gate keys add up inside git: a .toolingrc below the top one, or
+// above the repository, adds handlers and protected branches and cannot
+// remove the top one's, defaults included.
 func TestGateKeysAddUpInsideTheRepository(t *testing.T) {
 	home := t.TempDir()
 	write(t, home, "hook.enable auditlog\nguard.protect trunk\n")
@@ -193,8 +192,8 @@ func TestGateKeysAddUpInsideTheRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(enable.Values, ","); got != "branchguard,sessionclock" {
-		t.Errorf("hook.enable = %s: the repository's top file wins over home, and the subdirectory adds", got)
+	if got := strings.Join(enable.Values, ","); got != "branchguard,sessionclock,auditlog" {
+		t.Errorf("hook.enable = %s: the repository's top file, then the subdirectory and home add", got)
 	}
 	if enable.Origins[1] != (toolingrc.Origin{File: filepath.Join(sub, ".toolingrc"), Line: 1}) {
 		t.Errorf("origins %+v", enable.Origins)
@@ -203,8 +202,8 @@ func TestGateKeysAddUpInsideTheRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(protect.Values, ","); got != "trunk,release" {
-		t.Errorf("guard.protect = %s: the top file has none, so it gets home's, and the subdirectory adds", got)
+	if got := strings.Join(protect.Values, ","); got != "main,master,release,trunk" {
+		t.Errorf("guard.protect = %s: the top file has none, so it keeps the default; the subdirectory and home add (issue 29.2: home's never replaces main)", got)
 	}
 	// Without home's value, the top one's is the default, which a
 	// subdirectory cannot remove.

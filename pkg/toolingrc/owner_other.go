@@ -1,0 +1,7 @@
+//go:build !unix
+
+package toolingrc
+
+// untrusted is "" where file owners are not read (Windows: the ACLs of a
+// user's profile keep other users out).
+func untrusted(string) string { return "" }
