@@ -21,7 +21,10 @@ const unitsPage = "docs/units.md"
 // unitID is a FuguBench unit id (WT-CLONE-3), with what may follow it in
 // a citation: a range (WT-CLONE-1..7) or further numbers of the family
 // (CLI-DOCTOR-1/2).
-var unitID = regexp.MustCompile(`\b([A-Z]{2,6}-[A-Z]{2,12})-([0-9]+)((?:(?:\.\.|/)[0-9]+)*)\b`)
+var (
+	unitID    = regexp.MustCompile(`\b([A-Z]{2,6}-[A-Z]{2,12})-([0-9]+)((?:(?:\.\.|/)[0-9]+)*)\b`)
+	rangePart = regexp.MustCompile(`(\.\.|/)([0-9]+)`)
+)
 
 // unitCitations returns the unit ids a text cites, a range or a pair
 // expanded to each id in it, with the line of each.
@@ -32,7 +35,7 @@ func unitCitations(text string) map[string][]int {
 			family, rest := m[1], m[3]
 			n, _ := strconv.Atoi(m[2])
 			nums := []int{n}
-			for _, part := range regexp.MustCompile(`(\.\.|/)([0-9]+)`).FindAllStringSubmatch(rest, -1) {
+			for _, part := range rangePart.FindAllStringSubmatch(rest, -1) {
 				k, _ := strconv.Atoi(part[2])
 				if part[1] == ".." {
 					for j := nums[len(nums)-1] + 1; j <= k; j++ {
@@ -158,6 +161,9 @@ var (
 	testName   = regexp.MustCompile(`^Test[A-Z0-9]\w*$`)
 	repoPath   = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*/?$`)
 	testFunc   = regexp.MustCompile(`(?m)^func (Test[A-Z0-9]\w*)\(`)
+	unitsLink  = regexp.MustCompile(`units\.md#([a-z0-9_-]+)`)
+	pageLink   = regexp.MustCompile(`\]\(#([^)]+)\)`)
+	anyHeading = regexp.MustCompile(`(?m)^##+ (.+)$`)
 )
 
 // TestUnitsPage: every FuguBench unit id cited in a tracked .go, .txtar or
@@ -175,6 +181,7 @@ func TestUnitsPage(t *testing.T) {
 
 	files := trackedTexts(t)
 	cited := map[string][]string{} // id -> "file:line"
+	var links [][2]string          // a file and the anchor of the page it links
 	tests := map[string]bool{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -188,6 +195,11 @@ func TestUnitsPage(t *testing.T) {
 		}
 		if f == unitsPage || f == "units_doc_test.go" { // the page itself, and this test's examples
 			continue
+		}
+		if strings.HasSuffix(f, ".md") {
+			for _, m := range unitsLink.FindAllStringSubmatch(string(b), -1) {
+				links = append(links, [2]string{f, m[1]})
+			}
 		}
 		for id, lines := range unitCitations(string(b)) {
 			for _, l := range lines {
@@ -244,6 +256,23 @@ func TestUnitsPage(t *testing.T) {
 			t.Errorf("%s: no tracked file cites this id; remove the entry", where)
 		}
 	}
+	anchors := map[string]bool{}
+	for _, e := range entries {
+		anchors[e.anchor] = true
+	}
+	for _, m := range anyHeading.FindAllStringSubmatch(page, -1) {
+		anchors[headingSlug(m[1])] = true
+	}
+	for _, m := range pageLink.FindAllStringSubmatch(page, -1) {
+		if !anchors[m[1]] {
+			t.Errorf("%s links #%s, which is no anchor of the page", unitsPage, m[1])
+		}
+	}
+	for _, l := range links {
+		if !anchors[l[1]] {
+			t.Errorf("%s links %s#%s, which is no anchor of that page", l[0], unitsPage, l[1])
+		}
+	}
 	for id := range diffs {
 		if _, ok := have[id]; !ok {
 			t.Errorf("%s: the list of differences names %s, which has no entry", unitsPage, id)
@@ -275,4 +304,19 @@ func isRepoPath(tok string) bool {
 		return true
 	}
 	return false
+}
+
+// headingSlug is the anchor GitHub gives a heading: lower case, spaces to
+// dashes, punctuation dropped.
+func headingSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
