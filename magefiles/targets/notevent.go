@@ -4,31 +4,50 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/worktree"
 )
 
-// hookCommands are the hook: targets that answer no event, lower-cased;
-// TestHookCommandsAreTheNamespace keeps them in step with Hook's methods.
-var hookCommands = []string{"apply", "build", "explain", "install", "last", "list", "plan", "replay", "uninstall", "verify", "version"}
-
-// A hook:<word> target whose word is neither an event nor one of
-// hookCommands would reach Mage's "Unknown target specified", which names
-// no event. It is answered here instead, as the usage error it is
-// (HOOK-EVENTS-1): the word, every event's target, exit 2.
+// A hook:<word> target whose word names no event would reach Mage's
+// "Unknown target specified", which names no event. It is answered here
+// instead, as the usage error it is (HOOK-EVENTS-1): the word, every
+// event's target, exit 2. Whether the word is another hook: target
+// (hook:install, hook:check, ...) is this binary's own answer, its -l,
+// asked only on this path, so a target added to Hook needs no list here.
 func init() {
-	if code, ok := notAnEvent(os.Args, os.Getenv, os.Stderr); ok {
+	if code, ok := notAnEvent(os.Args, os.Getenv, os.Stderr, ownTargets); ok {
 		exitEarly(code)
 	}
 }
 
+// ownTargets is this binary's list of targets (Mage's -l), run without
+// Mage's variables; false when it cannot be read.
+func ownTargets() (string, bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", false
+	}
+	cmd := exec.Command(exe, "-l")
+	cmd.Env = []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MAGEFILE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.Output()
+	return string(out), err == nil
+}
+
 // notAnEvent reports a hook:<word> first target, after Mage's own
-// options, that names no hook: target, and returns the usage exit code;
-// false when Mage must run the command line (listing targets, a bad
-// option, another target).
-func notAnEvent(args []string, getenv func(string) string, stderr io.Writer) (int, bool) {
+// options, that names no event and that targets (the output of -l) does
+// not list, and returns the usage exit code; false when Mage must run the
+// command line (listing targets, a bad option, another target, a list it
+// could not read).
+func notAnEvent(args []string, getenv func(string) string, stderr io.Writer, targets func() (string, bool)) (int, bool) {
 	if b, err := strconv.ParseBool(getenv("MAGEFILE_LIST")); err == nil && b {
 		return 0, false
 	}
@@ -65,10 +84,8 @@ func notAnEvent(args []string, getenv func(string) string, stderr io.Writer) (in
 	if _, ok := hook.LookupTarget(word); ok {
 		return 0, false
 	}
-	for _, c := range hookCommands {
-		if strings.EqualFold(c, word) {
-			return 0, false
-		}
+	if list, ok := targets(); !ok || worktree.ListsTarget(list, target) {
+		return 0, false
 	}
 	events := hook.Events()
 	names := make([]string, len(events))
