@@ -115,7 +115,8 @@ func (w world) worktreePrune(ctx context.Context, dryRun bool) error {
 
 // Clone copies gitignored paths of the main checkout (MAGEHOOK_ROOT when
 // set, else the main checkout of the current worktree) into the current
-// worktree, without network: worktree:clone <path>... A repository
+// worktree, or into the current directory when it is in no checkout,
+// without network: worktree:clone <path>... A repository
 // becomes a local clone with the source's origin and its .env files, a
 // file keeps its mode, an existing destination is kept, an absent path is
 // skipped with a message.

@@ -281,10 +281,10 @@ func TestWorktreeExitCodes(t *testing.T) {
 			os.WriteFile(filepath.Join(path, "new.txt"), []byte("x\n"), 0o644)
 			return w.worktreeRemove(ctx, "feat/a", false)
 		}, 1, []string{"holds work at risk", "worktree:remove feat/a -force"}},
-		{"clone outside a checkout's worktree names what it could not read", func(w world) error {
+		{"clone outside any checkout, with no main checkout named, says to name one", func(w world) error {
 			w.dir = noConfig(t)
 			return w.worktreeClone(ctx, []string{".env"})
-		}, 1, []string{"is not in a git worktree"}},
+		}, 1, []string{"is in no git checkout", "MAGEHOOK_ROOT"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, stdout, _ := testWorld(repo, nil)

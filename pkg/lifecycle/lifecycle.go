@@ -20,6 +20,9 @@
 // Claude Code must not start a session in a worktree that does not exist.
 // A sub-agent's session payload (holding agent_id) never reaches these
 // handlers: the dispatcher exits 0 first; a WorktreeCreate always does.
+//
+// Ids such as HOOK-EVENTS-5 are FuguBench's units; docs/units.md says what
+// each requires and where magehook differs.
 package lifecycle
 
 import (

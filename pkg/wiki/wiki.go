@@ -19,6 +19,9 @@
 // (a page name, the directory Init cloned into, a report) are returned or
 // written to the writer the caller names; every diagnostic and every git
 // message goes to Log.
+//
+// Ids such as WIKI-OPEN-3 are FuguBench's units; docs/units.md says what
+// each requires and where magehook differs.
 package wiki
 
 import (

@@ -439,9 +439,9 @@ func TestCandidates(t *testing.T) {
 	os.WriteFile(filepath.Join(lib.Dir, wiki.CandidatesPage), []byte(`# Rule candidates
 
 - 2026-08-01 the observer must not edit code
-- 2026-08-20 the verifier reads the log. Delivered: X AGT-OBS-3
+- 2026-08-20 the verifier reads the log. Delivered: X rule 3
 - 2026-08-21 a page must not hold a bucket suffix, because the library
-  is public. Delivered: X AGT-SKILL-4
+  is public. Delivered: X rule 4
 - 2026-11-29 a wrapped candidate
   continues here
 - not a candidate

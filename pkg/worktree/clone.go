@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitx"
@@ -15,7 +16,9 @@ import (
 // Clone copies gitignored paths of a main checkout into the worktree
 // holding dir, with no network (WT-CLONE-1..7). main names the main
 // checkout (MAGEHOOK_ROOT, or MAIN in a bootstrap); "" means the main
-// checkout of dir's repository. A git repository becomes a local clone
+// checkout of dir's repository. A dir in no git checkout at all is itself
+// the destination when main is given, and an error when it is not (there
+// is no main checkout to find). A git repository becomes a local clone
 // whose origin is the source's origin URL, and every regular .env file of
 // the source's tree, at any depth, is copied into the clone with its mode
 // (git does not carry ignored files; .git, nested worktrees and symbolic
@@ -33,8 +36,15 @@ func Clone(ctx context.Context, dir, main string, paths []string, log io.Writer)
 	}
 	g := gitx.Git{Dir: dir}
 	wt, err := g.Output(ctx, "rev-parse", "--show-toplevel")
+	plain := false
 	if err != nil {
-		return fmt.Errorf("%s is not in a git worktree: %w", dir, err)
+		switch {
+		case inGitTree(dir):
+			return fmt.Errorf("%s is not in a git worktree: %w", dir, err)
+		case main == "":
+			return fmt.Errorf("%s is in no git checkout, so it has no main checkout to clone from: name one with MAGEHOOK_ROOT", dir)
+		}
+		wt, plain = dir, true
 	}
 	if main == "" {
 		common, err := g.Output(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir")
@@ -45,7 +55,7 @@ func Clone(ctx context.Context, dir, main string, paths []string, log io.Writer)
 	} else if top, err := (gitx.Git{Dir: main}).Output(ctx, "rev-parse", "--show-toplevel"); err == nil {
 		main = top
 	}
-	if sameFile(wt, main) {
+	if sameFile(wt, main) || plain && withinResolved(wt, main) {
 		fmt.Fprintf(log, "magehook: %s is the main checkout; nothing to clone\n", wt)
 		return nil
 	}
@@ -99,6 +109,28 @@ func Clone(ctx context.Context, dir, main string, paths []string, log io.Writer)
 		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// inGitTree reports whether dir or a directory above it holds a .git
+// entry, looking no higher than git does (GIT_CEILING_DIRECTORIES): a dir
+// that git cannot place in a worktree is then an error to report (inside
+// a .git directory, an owner git distrusts), never a plain directory to
+// write into.
+func inGitTree(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return true
+	}
+	ceilings := filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES"))
+	for d := abs; ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
+			return true
+		}
+		up := filepath.Dir(d)
+		if up == d || slices.ContainsFunc(ceilings, func(c string) bool { return c != "" && filepath.Clean(c) == up }) {
+			return false
+		}
+	}
 }
 
 func checkClonePath(p string) error {

@@ -264,6 +264,53 @@ func TestCloneUnits(t *testing.T) {
 	}
 }
 
+// WT-CLONE-1: the destination is the current directory, and a directory
+// that is no checkout at all is one too, when the main checkout is named.
+// Without a named main checkout there is nothing to clone from, and a
+// directory inside a .git directory is never taken for a plain one.
+func TestCloneIntoAPlainDirectory(t *testing.T) {
+	ctx := context.Background()
+	root := gittest.Repo(t, map[string]string{".gitignore": ".env\nvendor/\n", "README.md": "x"})
+	gittest.Write(t, root, map[string]string{".env": "KEY=1\n"})
+	os.Chmod(filepath.Join(root, ".env"), 0o600)
+	lib := gittest.Repo(t, map[string]string{"lib.go": "package lib"})
+	gittest.Git(t, lib, "remote", "add", "origin", "https://example.invalid/lib.git")
+	gittest.Git(t, root, "clone", "-q", lib, filepath.Join(root, "vendor", "lib"))
+	gittest.Git(t, filepath.Join(root, "vendor", "lib"), "remote", "set-url", "origin", "https://example.invalid/lib.git")
+
+	parent := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", parent) // whatever holds the temporary directory
+	plain := filepath.Join(parent, "plain")
+	os.Mkdir(plain, 0o755)
+	var log bytes.Buffer
+	if err := worktree.Clone(ctx, plain, root, []string{".env", "vendor"}, &log); err != nil {
+		t.Fatalf("clone into a plain directory: %v\n%s", err, log.String())
+	}
+	if info, err := os.Lstat(filepath.Join(plain, ".env")); err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
+		t.Errorf("the .env in the plain directory: %v %v", info, err)
+	}
+	if url := gittest.Git(t, filepath.Join(plain, "vendor", "lib"), "remote", "get-url", "origin"); url != "https://example.invalid/lib.git" {
+		t.Errorf("the clone's origin = %q", url)
+	}
+
+	other := filepath.Join(parent, "other")
+	os.Mkdir(other, 0o755)
+	err := worktree.Clone(ctx, other, "", []string{".env"}, &log)
+	if err == nil || !strings.Contains(err.Error(), "MAGEHOOK_ROOT") {
+		t.Errorf("a plain directory with no main checkout named: %v", err)
+	}
+	inGit := filepath.Join(root, ".git", "scratch")
+	os.Mkdir(inGit, 0o755)
+	if err := worktree.Clone(ctx, inGit, root, []string{".env"}, &log); err == nil {
+		t.Error("a directory inside .git was taken for a plain directory")
+	}
+	for _, dir := range []string{other, inGit} {
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("a refused clone wrote into %s: %v", dir, entries)
+		}
+	}
+}
+
 // The bootstrap's existence is Mage's answer: a helper named bootstrap
 // that Mage does not export is no target, and the create goes on with a
 // message; worktree.bootstrap none runs nothing; a target named in a

@@ -12,6 +12,9 @@
 // risk is an uncommitted change (in the worktree or in a repository inside
 // it), a commit that neither a remote nor the main checkout's branch holds,
 // and a non-empty directory git does not know that magehook did not make.
+//
+// Ids such as WT-CREATE-2 are FuguBench's units; docs/units.md says what
+// each requires and where magehook differs.
 package worktree
 
 import (
