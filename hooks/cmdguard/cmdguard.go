@@ -16,11 +16,15 @@
 // home directory or the checkout, and of .git; git reset --hard, git
 // checkout -- . and git restore . over uncommitted work; git clean -f; git
 // stash clear; forced pushes; chmod -R 777; a download piped into a shell;
-// writes to block devices; mkfs; DROP and TRUNCATE through database
-// clients; deploys past deploy.ceiling; by name: rm-everything,
+// writes to block devices; tools that erase or repartition one; mkfs;
+// DROP and TRUNCATE through database clients (in an argument, on stdin,
+// through docker or kubectl exec, comments and all); deploys past
+// deploy.ceiling; by name: rm-everything,
 // rm-git-dir, find-delete-everything, git-reset-hard, git-clean-force,
-// git-discard, git-stash-clear, git-push-force, chmod-world-writable,
-// download-to-shell, block-device-write, mkfs, sql-drop, deploy-ceiling)
+// git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
+// git-push-force, chmod-world-writable,
+// download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
+// deploy-ceiling)
 // plus the repository's own in .toolingrc:
 //
 //	cmdguard.rule <name> <pattern> : <reason>
@@ -56,6 +60,8 @@
 //	{past-ceiling}   a deploy, release or promote command naming, in an
 //	              argument or its environment, an environment past deploy.ceiling
 //	{dirty}       git's repository has uncommitted changes to tracked files
+//	{writes-device}  a disk tool names a block device in a form that erases
+//	              or repartitions it (parted mklabel, sgdisk --zap-all, ...)
 //
 // # HOW IT WORKS
 //
