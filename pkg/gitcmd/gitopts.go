@@ -28,7 +28,7 @@ type grammar struct {
 
 var (
 	grammarMu    sync.Mutex
-	grammarCache = map[string]*grammar{}
+	grammarCache map[string]*grammar // made on first use
 )
 
 // grammarOf returns the grammar of a subcommand key ("reset", "stash
@@ -39,7 +39,10 @@ func grammarOf(key string) *grammar {
 	if g, ok := grammarCache[key]; ok {
 		return g
 	}
-	text, ok := gitGrammar[key]
+	if grammarCache == nil {
+		grammarCache = map[string]*grammar{}
+	}
+	text, ok := gitGrammar(key)
 	if !ok {
 		grammarCache[key] = nil
 		return nil

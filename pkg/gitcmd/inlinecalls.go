@@ -28,17 +28,28 @@ func (c inlineCall) text() string {
 // (Knowledge of the languages' process APIs as data: a call not listed,
 // or one whose arguments are not literals, leaves its token in the text,
 // and the command stays opaque.)
-var spawnCalls = map[string][]struct {
+type spawnCall struct {
 	name string
 	argv bool
-}{
-	"python": {{"os.system(", false}, {"os.popen(", false}, {"subprocess.run(", false}, {"subprocess.call(", false},
-		{"subprocess.check_call(", false}, {"subprocess.check_output(", false}, {"subprocess.Popen(", false},
-		{"subprocess.getoutput(", false}, {"subprocess.getstatusoutput(", false}},
-	"js":   {{"execSync(", false}, {"exec(", false}, {"execFileSync(", true}, {"execFile(", true}, {"spawnSync(", true}, {"spawn(", true}},
-	"perl": {{"system(", false}, {"exec(", false}, {"qx(", false}, {"qx{", false}, {"system ", false}, {"exec ", false}},
-	"ruby": {{"system(", false}, {"exec(", false}, {"spawn(", false}, {"%x(", false}, {"IO.popen(", false}, {"system ", false}},
-	"php":  {{"shell_exec(", false}, {"system(", false}, {"exec(", false}, {"passthru(", false}},
+}
+
+// (A switch, not a map: a package-level map is built at every hook start.)
+func spawnCalls(lang string) []spawnCall {
+	switch lang {
+	case "python":
+		return []spawnCall{{"os.system(", false}, {"os.popen(", false}, {"subprocess.run(", false}, {"subprocess.call(", false},
+			{"subprocess.check_call(", false}, {"subprocess.check_output(", false}, {"subprocess.Popen(", false},
+			{"subprocess.getoutput(", false}, {"subprocess.getstatusoutput(", false}}
+	case "js":
+		return []spawnCall{{"execSync(", false}, {"exec(", false}, {"execFileSync(", true}, {"execFile(", true}, {"spawnSync(", true}, {"spawn(", true}}
+	case "perl":
+		return []spawnCall{{"system(", false}, {"exec(", false}, {"qx(", false}, {"qx{", false}, {"system ", false}, {"exec ", false}}
+	case "ruby":
+		return []spawnCall{{"system(", false}, {"exec(", false}, {"spawn(", false}, {"%x(", false}, {"IO.popen(", false}, {"system ", false}}
+	case "php":
+		return []spawnCall{{"shell_exec(", false}, {"system(", false}, {"exec(", false}, {"passthru(", false}}
+	}
+	return nil
 }
 
 // inlineCalls finds the processes literal code starts, and returns the
@@ -46,7 +57,7 @@ var spawnCalls = map[string][]struct {
 // from) blanked out, so that what is left shows whether the code can
 // start anything else.
 func inlineCalls(lang, text string) ([]inlineCall, string) {
-	specs := spawnCalls[lang]
+	specs := spawnCalls(lang)
 	if len(specs) == 0 {
 		return nil, text
 	}
@@ -72,7 +83,10 @@ func inlineCalls(lang, text string) ([]inlineCall, string) {
 			}
 			if strings.HasPrefix(sp.name, "qx") || strings.HasPrefix(sp.name, "%x") {
 				// qx{...}, %x(...): the text itself is a shell command.
-				closer := map[byte]byte{'(': ')', '{': '}'}[sp.name[len(sp.name)-1]]
+				closer := byte(')')
+				if sp.name[len(sp.name)-1] == '{' {
+					closer = '}'
+				}
 				j := strings.IndexByte(string(b[from:]), closer)
 				if j < 0 || strings.ContainsAny(string(b[from:from+j]), "$@#") {
 					continue

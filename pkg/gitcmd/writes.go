@@ -1124,7 +1124,15 @@ func (w *walker) packageWrites(name string, rest []Word, sc scope, idx int) {
 		return
 	}
 	add := func(p string, tree bool) { w.addWrite(Word{Value: p}, name+" "+ops[0].Value, sc, idx, tree) }
-	lock := map[string]string{"npm": "package-lock.json", "pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock", "bun": "bun.lockb"}[name]
+	lock := "package-lock.json"
+	switch name {
+	case "pnpm":
+		lock = "pnpm-lock.yaml"
+	case "yarn":
+		lock = "yarn.lock"
+	case "bun":
+		lock = "bun.lockb"
+	}
 	manifest := func() {
 		add("package.json", false)
 		add(lock, false)
