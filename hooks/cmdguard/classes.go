@@ -126,8 +126,12 @@ func sqlStatement(text string, words []string) bool {
 	}
 	text = stripSQLComments(strings.ToLower(text))
 	for _, w := range words {
-		// MongoDB's shell: db.dropDatabase(), db.users.drop().
+		// MongoDB's shell: db.dropDatabase(), db.users.drop(), and a
+		// deleteMany({}) or remove({}) of every document.
 		if w == "drop" && (strings.Contains(text, ".dropdatabase(") || strings.Contains(text, ".drop(")) {
+			return true
+		}
+		if w == "delete-all" && (strings.Contains(text, ".deletemany({})") || strings.Contains(text, ".remove({})")) {
 			return true
 		}
 	}
@@ -138,6 +142,10 @@ func sqlStatement(text string, words []string) bool {
 		}
 		for _, w := range words {
 			if fields[0] == w {
+				return true
+			}
+			// DELETE FROM t with no WHERE: every row.
+			if w == "delete-all" && fields[0] == "delete" && !strings.Contains(stmt, " where ") {
 				return true
 			}
 		}
@@ -337,6 +345,8 @@ func erasesDevice(v command) bool {
 	switch v.program {
 	case "parted":
 		return has("mklabel", "mktable", "mkpart", "rm", "resizepart", "mkfs")
+	case "fdisk", "gdisk", "cfdisk", "cgdisk":
+		return !has("-l", "--list", "-s", "--getsz", "-V", "--version", "-h", "--help") // its commands come interactively, or on stdin
 	case "sgdisk":
 		return has("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-d", "--delete", "-n", "--new", "-g", "--mbrtogpt", "-R", "--replicate") || clustered(v, "ZzodnR")
 	case "sfdisk":

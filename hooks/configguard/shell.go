@@ -530,7 +530,7 @@ func (g *guard) literals(a *gitcmd.Analysis, dir string) ([]string, error) {
 		if base == "" {
 			base = dir
 		}
-		for _, lit := range quoted(cmd.Text) {
+		for _, lit := range gitcmd.Literals(cmd.Text) {
 			if lit == "" || len(lit) > 4096 || strings.ContainsAny(lit, "\n;(){}") {
 				continue
 			}
@@ -552,31 +552,6 @@ func realpathJoin(dir, p string) string {
 		return p
 	}
 	return filepath.Join(dir, p)
-}
-
-// quoted returns the text between each pair of matching quotes (single,
-// double or back), at any depth: 'a' inside "..." is found too.
-func quoted(text string) []string {
-	var out []string
-	for _, q := range []byte{'\'', '"', '`'} {
-		start := -1
-		for i := 0; i < len(text); i++ {
-			if text[i] == '\\' && q != '\'' {
-				i++
-				continue
-			}
-			if text[i] != q {
-				continue
-			}
-			if start < 0 {
-				start = i + 1
-				continue
-			}
-			out = append(out, text[start:i])
-			start = -1
-		}
-	}
-	return out
 }
 
 // cleanKeeps reports whether git clean (without -x or -X, and without

@@ -59,6 +59,16 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 		repo(g.Sub)
 	case "am", "clean", "sparse-checkout", "bisect", "submodule", "filter-branch":
+		if p := g.Parse(); len(p.Operands) > 0 && p.Operands[0].Dynamic == "" {
+			switch g.Sub + " " + p.Operands[0].Value {
+			case "bisect log", "bisect visualize", "bisect view", "bisect terms", "bisect help",
+				"submodule status", "submodule summary", "sparse-checkout list", "submodule foreach":
+				return // reads only (foreach: what it runs is followed on its own)
+			}
+		}
+		if g.Sub == "am" && g.Parse().Has("--show-current-patch") {
+			return
+		}
 		repo(g.Sub)
 	case "diff", "log", "show", "format-patch", "archive", "bundle":
 		// Options that write a file (or a directory) of their own.

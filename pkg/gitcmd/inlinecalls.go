@@ -45,7 +45,7 @@ func spawnCalls(lang string) []spawnCall {
 	case "perl":
 		return []spawnCall{{"system(", false}, {"exec(", false}, {"qx(", false}, {"qx{", false}, {"system ", false}, {"exec ", false}}
 	case "ruby":
-		return []spawnCall{{"system(", false}, {"exec(", false}, {"spawn(", false}, {"%x(", false}, {"IO.popen(", false}, {"system ", false}}
+		return []spawnCall{{"system(", false}, {"exec(", false}, {"spawn(", false}, {"%x(", false}, {"IO.popen(", false}, {"system ", false}, {"exec ", false}, {"spawn ", false}}
 	case "php":
 		return []spawnCall{{"shell_exec(", false}, {"system(", false}, {"exec(", false}, {"passthru(", false}}
 	}

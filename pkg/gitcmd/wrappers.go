@@ -245,7 +245,7 @@ done:
 			// into it, a here-string): its words are the arguments.
 			return append(append([]Word(nil), inner...), words...), h, true
 		}
-		inner = appendDynamic(inner, name)
+		inner = appendDynamic(inner, name, args[1:i])
 	}
 	return inner, h, true
 }
@@ -312,11 +312,28 @@ func (w *walker) xargsFromFind(f *findList, first int) {
 
 // appendDynamic marks the words xargs or parallel add from their input:
 // a {} (or -I string) becomes dynamic, and a run-time word is appended.
-func appendDynamic(inner []Word, name string) []Word {
+func appendDynamic(inner []Word, name string, opts []Word) []Word {
+	// The replacement string: {} (parallel, xargs -i, --replace), or
+	// what -I, -i<R>, --replace=<R> or BSD's -J name.
+	repl := []string{"{}"}
+	for j, o := range opts {
+		v := o.Value
+		switch {
+		case (v == "-I" || v == "-J") && j+1 < len(opts):
+			repl = append(repl, opts[j+1].Value)
+		case (strings.HasPrefix(v, "-I") || strings.HasPrefix(v, "-J") || strings.HasPrefix(v, "-i")) && len(v) > 2:
+			repl = append(repl, v[2:])
+		case strings.HasPrefix(v, "--replace="):
+			repl = append(repl, v[len("--replace="):])
+		}
+	}
 	out := make([]Word, 0, len(inner)+1)
 	for _, a := range inner {
-		if strings.Contains(a.Value, "{}") {
-			a = Word{Value: a.Value, Dynamic: name + " replaces {} with its input"}
+		for _, r := range repl {
+			if r != "" && strings.Contains(a.Value, r) {
+				a = Word{Value: a.Value, Dynamic: name + " replaces " + r + " with its input"}
+				break
+			}
 		}
 		out = append(out, a)
 	}

@@ -312,6 +312,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
 		o := parseOpts(rest, "", nil)
 		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
+		if o.has(0, "--check", "--diff", "--check-only", "--dry-run") || name == "isort" && o.has('c') {
+			fix = false // reports only
+		}
 		ops := o.operands
 		if name == "ruff" || name == "biome" || name == "dprint" {
 			if len(ops) > 0 && (ops[0].Value == "format" || ops[0].Value == "fmt") {
@@ -447,6 +450,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "script":
 		// script [options] [file]: the typescript it writes.
 		o := parseOpts(rest, "cEIOBTtm", []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"})
+		if o.has('V', "--version") || o.has('h', "--help") {
+			break
+		}
 		for _, k := range []string{"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"} {
 			for _, v := range o.values[k] {
 				add(v, "script", false)
@@ -1080,15 +1086,11 @@ func (w *walker) goToolWrites(args []Word, sc scope, idx int) bool {
 			return true
 		}
 		switch args[1].Value {
-		case "tidy", "init", "edit", "download":
+		case "tidy", "init", "edit":
 			for _, a := range args[2:] {
 				if a.Value == "-json" || a.Value == "-print" {
 					return true
 				}
-			}
-			if args[1].Value == "download" {
-				add("go.sum", "go mod download", false)
-				return true
 			}
 			add("go.mod", "go mod "+args[1].Value, false)
 			if args[1].Value == "tidy" {
