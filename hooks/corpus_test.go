@@ -25,7 +25,11 @@ type gateWorld struct {
 	root, feat, bare string
 }
 
-func buildGateWorld(t *testing.T, dirty bool) gateWorld {
+func buildGateWorld(t *testing.T, dirty bool) gateWorld { return makeGateWorld(t, dirty) }
+
+func benchWorld(b *testing.B) gateWorld { return makeGateWorld(b, false) }
+
+func makeGateWorld(t testing.TB, dirty bool) gateWorld {
 	t.Helper()
 	gittest.Isolate(t)
 	base := t.TempDir()
@@ -170,5 +174,30 @@ func TestGateWorldIsWhatTheCorpusSays(t *testing.T) {
 	}
 	if got := diff(w.feat, "HEAD...evil"); got != ".toolingrc" {
 		t.Errorf("evil brings %q", got)
+	}
+}
+
+// BenchmarkGates is the three gates' decision on one call: an ordinary
+// command on main (the hot path), and the review loop's rebase on the
+// feature branch (which asks git what the rebase changes).
+func BenchmarkGates(b *testing.B) {
+	for _, bc := range []struct {
+		name, cmd string
+		feat      bool
+	}{
+		{"main-go-test", "go test ./... 2>&1 | tail -n 40", false},
+		{"feat-rebase", "git fetch origin && git rebase origin/main", true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			w := benchWorld(b)
+			dir := w.root
+			if bc.feat {
+				dir = w.feat
+			}
+			stdin := hooktest.Fixture(b, "PreToolUse/bash", map[string]any{"tool_input.command": bc.cmd, "cwd": dir})
+			for b.Loop() {
+				hooktest.RunBytes(b, gateHandlers, "PreToolUse", stdin)
+			}
+		})
 	}
 }

@@ -503,7 +503,7 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 			return nil
 		}
 		if what != "" {
-			ch.what = fmt.Sprintf("%s, which git %s would change", what, git.Sub)
+			ch.what = fmt.Sprintf("and git %s would change %s there, %s", git.Sub, filepath.Join(repo.Root, filepath.FromSlash(f)), what)
 			break
 		}
 	}
@@ -559,21 +559,11 @@ func realpathJoin(dir, p string) string {
 // untracked files git does not ignore, so each must be tracked or ignored
 // (asking git, only for a clean).
 func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
-	for _, arg := range git.Args {
-		v := arg.Value
-		switch {
-		case arg.Dynamic != "":
-			return false
-		case v == "--ignored" || v == "-e" || strings.HasPrefix(v, "--exclude"):
-			return false
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-"):
-			if strings.ContainsAny(v, "xXe") {
-				return false
-			}
-		default:
-			return false // paths: judged as the tree
-		}
+	// Read by git clean's own grammar (gitcmd): -x, -X and -e widen what
+	// it removes; paths are judged as the tree.
+	p := git.Parse()
+	if p.Dynamic != "" || p.Unknown != "" || p.Has("-x", "-X", "--exclude") || len(p.Operands) > 0 || len(p.Paths) > 0 {
+		return false
 	}
 	for _, f := range g.existing() {
 		if !within(f, dir) {

@@ -97,10 +97,15 @@ func (w *walker) gitWrites(sc scope, idx int) {
 			paths(g.Sub, p.Operands[:1])
 		}
 	case "rm", "mv":
-		if o.has(0, "--cached") {
+		p := g.Parse()
+		if p.Has("--cached", "--dry-run") {
 			return
 		}
-		paths(g.Sub, o.operands)
+		if p.Has("--pathspec-from-file") {
+			repo(g.Sub)
+			return
+		}
+		paths(g.Sub, append(p.Operands, p.Paths...))
 	case "apply":
 		if o.has(0, "--cached", "--check", "--stat", "--numstat", "--summary") {
 			return
