@@ -206,7 +206,6 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 	for _, call := range calls {
 		t := call.text()
 		w.shellString(t, Word{Value: t}, what, sc, idx, nil)
-		c = &w.a.Commands[idx]
 	}
 	if why := writes(lang, text); why != "" {
 		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)}))
