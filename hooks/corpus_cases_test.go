@@ -287,4 +287,9 @@ var gateCorpus = []gateCase{
 	{cmd: "git switch -c hotfix && git cherry-pick pick", on: "main"},
 	{cmd: "lsblk -f && df -h && du -sh .", on: "main"},
 	{cmd: "psql -f migrations/001.sql", on: "feat"},
+	// A program the model does not know that names a guarded file.
+	{cmd: "./tools/gen --out .toolingrc", on: "both", bad: true},
+	{cmd: "mytool --config=.claude/settings.json", on: "both", bad: true},
+	{cmd: "cat .toolingrc && grep -n enable .toolingrc && diff .toolingrc .gitignore; jq . .claude/settings.json", on: "both"},
+	{cmd: "wc -l .toolingrc && sha256sum .claude/settings.json && ls -la .claude", on: "both"},
 }

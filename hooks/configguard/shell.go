@@ -95,6 +95,15 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			}
 		}
 	}
+	if len(reasons) == 0 && !inHook && p.IsTool("Bash") && g.names(command) {
+		// A program the analysis has no model of (gitcmd.Knows) that
+		// names a guarded file may write it: fail closed.
+		more, err := g.unknownPrograms(a, dir)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, more...)
+	}
 	if len(reasons) == 0 {
 		more, err := g.linksMade(a)
 		if err != nil {
@@ -577,4 +586,42 @@ func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
 		}
 	}
 	return true
+}
+
+// unknownPrograms judges the commands whose program the analysis does not
+// know (no model of what it does to the files it names): one that names a
+// guarded file, as an operand or an option's value, is taken to write it.
+func (g *guard) unknownPrograms(a *gitcmd.Analysis, dir string) ([]string, error) {
+	var reasons []string
+	for _, cmd := range a.Commands {
+		name := cmd.Name()
+		if name == "" || gitcmd.Knows(name) || cmd.Git != nil || !g.names(cmd.Text) {
+			continue
+		}
+		base := cmd.Dir
+		if base == "" {
+			base = dir
+		}
+		for _, arg := range cmd.Args[1:] {
+			v := arg.Value
+			if arg.Dynamic != "" {
+				continue
+			}
+			if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+				v = val
+			}
+			if v == "" || strings.HasPrefix(v, "-") || len(v) > 4096 {
+				continue
+			}
+			what, err := g.guarded(base, v)
+			if err != nil {
+				continue // not a path this system resolves
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s runs %s, a program whose effect on the files it names the analysis does not know, and it names %s, %s", "the command", name, v, what))
+				break
+			}
+		}
+	}
+	return reasons, nil
 }
