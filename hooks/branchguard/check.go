@@ -1107,6 +1107,12 @@ func (c *checker) otherMover(i int) bool {
 		}
 		return ""
 	}
+	name := cmd.Name()
+	switch name {
+	case "gh", "glab", "npm", "pnpm", "yarn":
+	default:
+		return false // (the hot path: no repository looked up)
+	}
 	dir := cmd.Dir
 	var rs *repoState
 	if dir != "" && cmd.DirDynamic == "" {
@@ -1114,7 +1120,7 @@ func (c *checker) otherMover(i int) bool {
 			rs = r
 		}
 	}
-	switch name := cmd.Name(); {
+	switch {
 	case (name == "gh" && word(1) == "pr" && word(2) == "merge") || (name == "glab" && word(1) == "mr" && word(2) == "merge"):
 		for _, a := range args[3:] {
 			if a.Value == "--disable-auto" {

@@ -95,7 +95,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			}
 		}
 	}
-	if len(reasons) == 0 && !inHook && p.IsTool("Bash") && g.names(command) {
+	if len(reasons) == 0 && !inHook && p.IsTool("Bash") && unknownProgram(a) && g.names(command) {
 		// A program the analysis has no model of (gitcmd.Knows) that
 		// names a guarded file may write it: fail closed.
 		more, err := g.unknownPrograms(a, dir)
@@ -624,4 +624,15 @@ func (g *guard) unknownPrograms(a *gitcmd.Analysis, dir string) ([]string, error
 		}
 	}
 	return reasons, nil
+}
+
+// unknownProgram reports a command whose program the analysis has no
+// model of (cheap: the hot path asks it first).
+func unknownProgram(a *gitcmd.Analysis) bool {
+	for _, cmd := range a.Commands {
+		if n := cmd.Name(); n != "" && cmd.Git == nil && !gitcmd.Knows(n) {
+			return true
+		}
+	}
+	return false
 }
