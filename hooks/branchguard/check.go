@@ -13,6 +13,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/proc"
 )
 
 // The rules a finding names.
@@ -90,6 +91,8 @@ type checker struct {
 	byDir   map[string]*repoState
 	report  *Report
 	protect []string
+	// treeSeen: the git commands whose working-tree change was judged.
+	treeSeen map[int]bool
 }
 
 type repoState struct {
@@ -293,6 +296,9 @@ func (c *checker) command(i int) {
 		return
 	}
 	text := strings.Join(cmd.Argv(), " ")
+	if c.otherMover(i) {
+		return
+	}
 	if len(cmd.Args) > 0 && cmd.Args[0].Dynamic != "" && (mentionsGit(text) || movesWords(cmd.Argv()[1:])) {
 		c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: fmt.Sprintf("the command name %s is only known at run time (%s), and its arguments look like git", cmd.Args[0].Value, cmd.Args[0].Dynamic)})
 		return
@@ -356,6 +362,7 @@ func (c *checker) git(i int) {
 		gg := *g
 		gg.Sub = sub
 		e := effectOf(&gg, cmd.Stdin, cmd.StdinKnown)
+		subtreeEffect(&gg, &e)
 		c.apply(i, &gg, e, rs, dyn)
 		if gitcmd.RunsHooks(sub) {
 			c.gitHooks(i, &gg, rs)
@@ -778,8 +785,15 @@ func (c *checker) defaultFetch(i int, e effect, rs *repoState, cfg []gitcmd.Conf
 
 // write checks one file the command writes.
 func (c *checker) write(w gitcmd.Write) {
-	if w.Repo && w.Op != "git apply" {
-		return // git restoring what it has: not a change of content
+	if w.Repo {
+		switch w.Op {
+		case "git apply", "git rm", "git mv", "git merge-file":
+			// git's own content writes of the paths it names: judged
+			// below as any other write.
+		default:
+			c.gitTree(w)
+			return
+		}
 	}
 	if w.Op == "mkdir" {
 		return // an empty directory is nothing git sees
@@ -844,6 +858,94 @@ func (c *checker) write(w gitcmd.Write) {
 			c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: text, Detail: fmt.Sprintf("%s would change %s on the protected branch %s of %s", w.Op, w.Path, name, rs.repo.Root)})
 		}
 	}
+}
+
+// gitTree judges git's own working-tree write (checkout, restore, reset
+// --hard, read-tree -u, checkout-index, merge, stash pop, ...) on a
+// checkout where a protected branch is checked out, as git lists what it
+// changes (gitcmd.Git.TreeChange): bringing another commit's content in
+// is a write; putting back what HEAD or the index hold is none, unless it
+// throws uncommitted changes away: those edits are the user's. A switch
+// to another branch moves the checkout off the protected branch (its
+// refs rules judge it). What git cannot list is denied there.
+func (c *checker) gitTree(w gitcmd.Write) {
+	if w.Command < 0 || w.Command >= len(c.a.Commands) || c.treeSeen[w.Command] {
+		return
+	}
+	if c.treeSeen == nil {
+		c.treeSeen = map[int]bool{}
+	}
+	c.treeSeen[w.Command] = true
+	cmd := c.a.Commands[w.Command]
+	g := cmd.Git
+	tc, ok := g.TreeChange()
+	if !ok {
+		return
+	}
+	dir, gitDir, dyn := g.Where()
+	if dyn != "" || dir == "" {
+		return // the ref rules judge a repository only run time knows
+	}
+	rs := c.repoAt(dir, gitDir)
+	if rs.err != nil {
+		return
+	}
+	var on []string
+	for _, b := range c.branchesAt(rs, w.At) {
+		if b == "?" || (b != "-" && rs.isProtected(b)) {
+			on = append(on, b)
+		}
+	}
+	if len(on) == 0 {
+		return
+	}
+	run := func(args ...string) ([]byte, error) {
+		env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
+		if gitDir != "" {
+			env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+rs.repo.Root)
+		}
+		return proc.Output(dir, env, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
+	}
+	detail := ""
+	switch {
+	case tc.Unknown != "":
+		detail = fmt.Sprintf("git %s may change the working tree in ways branchguard cannot list (%s)", g.Sub, tc.Unknown)
+	case tc.Content && !tc.Switch:
+		files, err := tc.Files(run)
+		switch {
+		case err != nil:
+			detail = fmt.Sprintf("git %s changes files git cannot list now (%v)", g.Sub, err)
+		case len(files) > 0:
+			detail = fmt.Sprintf("git %s would change %s", g.Sub, listFew(files))
+		}
+	}
+	if detail == "" && len(tc.Dirty) > 0 {
+		files, err := tc.DirtyFiles(run)
+		switch {
+		case err != nil:
+			detail = fmt.Sprintf("git %s may throw away uncommitted changes git cannot list now (%v)", g.Sub, err)
+		case len(files) > 0:
+			detail = fmt.Sprintf("git %s would throw away the uncommitted changes of %s (the user's edits; commit or stash them on a branch first)", g.Sub, listFew(files))
+		}
+	}
+	if detail == "" {
+		return
+	}
+	for _, b := range on {
+		name := b
+		if b == "?" {
+			name = "(unknown: " + c.whyUnknown(rs) + ")"
+		}
+		c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: cmd.Text, Detail: fmt.Sprintf("%s in %s, where the protected branch %s is checked out", detail, rs.repo.Root, name)})
+	}
+}
+
+// listFew names up to three files, and how many more.
+func listFew(files []string) string {
+	if len(files) <= 3 {
+		return strings.Join(files, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(files[:3], ", "), len(files)-3)
 }
 
 // refStore handles a write inside a git directory: HEAD changes which
@@ -963,6 +1065,187 @@ func containsStr(list []string, v string) bool {
 		if x == v {
 			return true
 		}
+	}
+	return false
+}
+
+// subtreeEffect: git subtree add, merge and pull commit on the checked-out
+// branch; git subtree push pushes to the refspec it names; split --rejoin
+// commits too. (git subtree is a script of git's contrib, not a builtin:
+// effectOf does not read it.)
+func subtreeEffect(g *gitcmd.Git, e *effect) {
+	if g.Sub != "subtree" {
+		return
+	}
+	p := g.Parse()
+	if len(p.Operands) == 0 {
+		return
+	}
+	switch p.Operands[0].Value {
+	case "add", "merge", "pull":
+		e.moves = []string{"HEAD"}
+	case "split":
+		if p.Has("--rejoin") {
+			e.moves = []string{"HEAD"}
+		}
+		if b, ok := p.Value("--branch"); ok {
+			e.moves = append(e.moves, heads(b.Value))
+		}
+	case "push":
+		if len(p.Operands) >= 3 {
+			_, dst, ok := strings.Cut(p.Operands[2].Value, ":")
+			if !ok {
+				dst = p.Operands[2].Value
+			}
+			e.remote = p.Operands[1].Value
+			e.pushes = []string{strings.TrimPrefix(dst, "refs/heads/")}
+		}
+	}
+}
+
+// otherMover judges programs other than git that move branches: a pull
+// request merged on the forge (gh pr merge, glab mr merge), the forge's
+// API writing a branch or merging (gh api -X PATCH .../git/refs/heads/main,
+// .../merges, .../pulls/N/merge, GraphQL mergePullRequest), gh repo sync
+// (the local default branch), npm version (a commit on the checked-out
+// branch). It reports whether the command was one of them.
+func (c *checker) otherMover(i int) bool {
+	cmd := c.a.Commands[i]
+	args := cmd.Args
+	if len(args) < 2 {
+		return false
+	}
+	word := func(j int) string {
+		if j < len(args) && args[j].Dynamic == "" {
+			return args[j].Value
+		}
+		return ""
+	}
+	name := cmd.Name()
+	switch name {
+	case "gh", "glab", "npm", "pnpm", "yarn":
+	default:
+		return false // (the hot path: no repository looked up)
+	}
+	dir := cmd.Dir
+	var rs *repoState
+	if dir != "" && cmd.DirDynamic == "" {
+		if r := c.repoAt(dir, ""); r.err == nil {
+			rs = r
+		}
+	}
+	switch {
+	case (name == "gh" && word(1) == "pr" && word(2) == "merge") || (name == "glab" && word(1) == "mr" && word(2) == "merge"):
+		for _, a := range args[3:] {
+			if a.Value == "--disable-auto" {
+				return true
+			}
+		}
+		c.find(Finding{Rule: RulePush, Ref: c.firstProtected(rs), Where: "the forge", Command: cmd.Text, Push: true,
+			Detail: name + " " + word(1) + " merge merges the pull request into its base branch on the forge, a protected branch as a rule; ask the user to merge it"})
+		return true
+	case name == "gh" && word(1) == "api":
+		method, path, fields, query := "", "", false, ""
+		for j := 2; j < len(args); j++ {
+			v := args[j].Value
+			if args[j].Dynamic != "" {
+				if path == "" && !strings.HasPrefix(v, "-") {
+					c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: "gh api calls an endpoint only known at run time (" + args[j].Dynamic + "), which may move a protected branch"})
+					return true
+				}
+				continue
+			}
+			switch {
+			case v == "-X" || v == "--method":
+				if j+1 < len(args) {
+					j++
+					method = strings.ToUpper(args[j].Value)
+				}
+			case strings.HasPrefix(v, "--method="):
+				method = strings.ToUpper(v[len("--method="):])
+			case strings.HasPrefix(v, "-X") && len(v) > 2:
+				method = strings.ToUpper(v[2:])
+			case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input":
+				fields = true
+				if j+1 < len(args) {
+					j++
+					if strings.HasPrefix(args[j].Value, "query=") {
+						query = args[j].Value
+					}
+				}
+			case v == "-H" || v == "--header" || v == "-q" || v == "--jq" || v == "-t" || v == "--template" || v == "--hostname" || v == "--cache" || v == "-p" || v == "--preview":
+				j++
+			case strings.HasPrefix(v, "-"):
+			case path == "":
+				path = v
+			}
+		}
+		if method == "" {
+			method = "GET"
+			if fields {
+				method = "POST"
+			}
+		}
+		detail := ""
+		switch {
+		case path == "graphql" && (strings.Contains(query, "mergePullRequest") || strings.Contains(query, "updateRef") || strings.Contains(query, "deleteRef") || strings.Contains(query, "mergeBranch")):
+			detail = "gh api graphql runs a mutation that merges or moves a branch"
+		case method == "GET" || method == "HEAD":
+			return true
+		case strings.Contains(path, "/git/refs/heads/"):
+			b := path[strings.Index(path, "/git/refs/heads/")+len("/git/refs/heads/"):]
+			if c.isProtectedName(rs, b) {
+				detail = fmt.Sprintf("gh api %s %s would move the protected branch %s on the forge", method, path, b)
+			}
+		case strings.HasSuffix(path, "/merges") || strings.Contains(path, "/pulls/") && strings.HasSuffix(path, "/merge") || strings.HasSuffix(path, "/merge-upstream"):
+			detail = fmt.Sprintf("gh api %s %s merges into a branch on the forge, a protected one as a rule", method, path)
+		}
+		if detail != "" {
+			c.find(Finding{Rule: RulePush, Ref: c.firstProtected(rs), Where: "the forge", Command: cmd.Text, Push: true, Detail: detail + "; ask the user to do it"})
+		}
+		return true
+	case name == "gh" && word(1) == "repo" && word(2) == "sync":
+		branch := ""
+		remote := false
+		for j := 3; j < len(args); j++ {
+			v := args[j].Value
+			switch {
+			case v == "-b" || v == "--branch":
+				if j+1 < len(args) {
+					j++
+					branch = args[j].Value
+				}
+			case strings.HasPrefix(v, "--branch="):
+				branch = v[len("--branch="):]
+			case v == "-s" || v == "--source":
+				j++
+			case !strings.HasPrefix(v, "-"):
+				remote = true // a repository on the forge: its branch moves there
+			}
+		}
+		if branch == "" || c.isProtectedName(rs, branch) {
+			where := "the local checkout"
+			if remote {
+				where = "the forge"
+			}
+			c.find(Finding{Rule: RuleMove, Ref: c.firstProtected(rs), Where: where, Command: cmd.Text, Push: remote,
+				Detail: "gh repo sync updates the default branch (or the one --branch names) of " + where + ", a protected branch; ask the user to sync it"})
+		}
+		return true
+	case (name == "npm" || name == "pnpm" || name == "yarn") && word(1) == "version":
+		for _, a := range args[2:] {
+			if a.Value == "--no-git-tag-version" || a.Value == "--git-tag-version=false" {
+				return true
+			}
+		}
+		if len(args) < 3 {
+			return true // prints the versions
+		}
+		if rs != nil {
+			gg := &gitcmd.Git{Sub: "commit", Dir: dir}
+			c.apply(i, gg, effect{what: name + " version (a commit and a tag)", moves: []string{"HEAD"}}, rs, "")
+		}
+		return true
 	}
 	return false
 }

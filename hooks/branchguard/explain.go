@@ -16,6 +16,27 @@ func Explain(w io.Writer, in Input, harness string) error {
 		fmt.Fprintf(w, "decision  deny\nreason    branchguard cannot analyse this command (%v)\n", err)
 		return nil
 	}
+	explainModel(w, in, r)
+	explainDecision(w, r, harness, "decision ")
+	return nil
+}
+
+// ExplainModel writes how the shared analysis reads a command (the split,
+// every command and git invocation, the files written) and branchguard's
+// own finding on one line starting "branchguard"; hook:explain adds every
+// other gate's.
+func ExplainModel(w io.Writer, in Input, harness string) error {
+	r, err := Check(in)
+	if err != nil {
+		fmt.Fprintf(w, "branchguard deny: it cannot analyse this command (%v)\n", err)
+		return nil
+	}
+	explainModel(w, in, r)
+	explainDecision(w, r, harness, "branchguard")
+	return nil
+}
+
+func explainModel(w io.Writer, in Input, r *Report) {
 	a := r.Analysis
 	fmt.Fprintf(w, "command   %s\n", oneLine(in.Command))
 	fmt.Fprintf(w, "cwd       %s\n", in.Dir)
@@ -110,11 +131,16 @@ func Explain(w io.Writer, in Input, harness string) error {
 			fmt.Fprintf(w, "  %s %s%s\n", wr.Op, target, extra)
 		}
 	}
+}
+
+// explainDecision writes branchguard's decision, its rules and reason,
+// under the label given.
+func explainDecision(w io.Writer, r *Report, harness, label string) {
 	if len(r.Findings) == 0 {
-		fmt.Fprintln(w, "decision  allow: nothing in it can move a protected branch or change its checkout")
-		return nil
+		fmt.Fprintf(w, "%s allow: nothing in it can move a protected branch or change its checkout\n", label)
+		return
 	}
-	fmt.Fprintln(w, "decision  deny")
+	fmt.Fprintf(w, "%s deny\n", label)
 	for _, f := range r.Findings {
 		ref := f.Ref
 		if ref == "" {
@@ -123,7 +149,6 @@ func Explain(w io.Writer, in Input, harness string) error {
 		fmt.Fprintf(w, "  rule %q, ref %s: %s\n", f.Rule, ref, f.Detail)
 	}
 	fmt.Fprintf(w, "reason    %s\n", Message(harness, r.Findings))
-	return nil
 }
 
 func oneLine(s string) string {

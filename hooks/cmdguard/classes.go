@@ -75,6 +75,11 @@ func class(a atom, v command, w *world) (bool, string) {
 				return true, ""
 			}
 		}
+		// SQL the client reads on its standard input: a here-document, a
+		// here-string, a file redirected in that the analysis read.
+		if v.c.StdinKnown && sqlStatement(v.c.Stdin, words) {
+			return true, ""
+		}
 		// SQL echoed or printed into the client earlier in the call
 		// (echo 'drop table x' | psql). A here-document or here-string is
 		// not in the analysis, so not seen.
@@ -89,6 +94,8 @@ func class(a atom, v command, w *world) (bool, string) {
 				}
 			}
 		}
+	case "writes-device":
+		return erasesDevice(v), ""
 	case "download-pipe":
 		return downloadPipe(v, w), ""
 	case "past-ceiling":
@@ -118,18 +125,71 @@ func sqlStatement(text string, words []string) bool {
 		}
 		text = value // --command=DROP ...
 	}
-	for _, stmt := range strings.Split(strings.ToLower(text), ";") {
+	text = stripSQLComments(strings.ToLower(text))
+	for _, w := range words {
+		// MongoDB's shell: db.dropDatabase(), db.users.drop(), and a
+		// deleteMany({}) or remove({}) of every document.
+		if w == "drop" && (strings.Contains(text, ".dropdatabase(") || strings.Contains(text, ".drop(")) {
+			return true
+		}
+		if w == "delete-all" && (strings.Contains(text, ".deletemany({})") || strings.Contains(text, ".remove({})")) {
+			return true
+		}
+	}
+	for _, stmt := range strings.Split(text, ";") {
 		fields := strings.Fields(stmt)
-		if len(fields) == 0 {
-			continue
+		if len(fields) < 2 {
+			continue // a lone word ("drop") is no statement
 		}
 		for _, w := range words {
 			if fields[0] == w {
 				return true
 			}
+			// DELETE FROM t with no WHERE: every row.
+			if w == "delete-all" && fields[0] == "delete" && !strings.Contains(stmt, " where ") {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// stripSQLComments replaces /* ... */ and -- comments by a space, as the
+// server does before it reads the keywords (DROP/**/TABLE is DROP TABLE).
+// Quoted strings are left alone.
+func stripSQLComments(s string) string {
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			b.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote = c
+			b.WriteByte(c)
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return b.String() + " "
+			}
+			i += end + 3
+			b.WriteByte(' ')
+		case c == '-' && i+1 < len(s) && s[i+1] == '-':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				return b.String() + " "
+			}
+			i += end
+			b.WriteByte('\n')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // downloadPipe: an interpreter reads its program from a standard input that
@@ -249,4 +309,69 @@ func gitDirty(dir, gitDir string) (bool, error) {
 		return false, err
 	}
 	return len(strings.TrimSpace(string(out))) > 0, nil
+}
+
+// blockDevices are the names block devices have.
+var blockDevices = []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/*", "/dev/md*", "/dev/dm-*", "/dev/loop*", "/dev/zd*"}
+
+// erasesDevice: a disk tool given a block device, in a form that erases
+// or repartitions it, not one that only prints (parted -l, sgdisk -p,
+// sfdisk -l, hdparm -I, nvme list). Each tool's destructive forms are
+// listed here: the knowledge is data, one line per program.
+func erasesDevice(v command) bool {
+	device := false
+	for _, op := range v.operands {
+		if op.Dynamic == "" && anyGlob(blockDevices, op.Value) {
+			device = true
+		}
+	}
+	for _, o := range v.options {
+		if _, val, ok := strings.Cut(o.Value, "="); ok && anyGlob(blockDevices, val) {
+			device = true
+		}
+	}
+	if !device {
+		return false
+	}
+	has := func(words ...string) bool {
+		for _, a := range v.all {
+			for _, w := range words {
+				if a.Dynamic == "" && (a.Value == w || strings.HasPrefix(a.Value, w+"=")) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch v.program {
+	case "parted":
+		return has("mklabel", "mktable", "mkpart", "rm", "resizepart", "mkfs")
+	case "fdisk", "gdisk", "cfdisk", "cgdisk":
+		return !has("-l", "--list", "-s", "--getsz", "-V", "--version", "-h", "--help") // its commands come interactively, or on stdin
+	case "sgdisk":
+		return has("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-d", "--delete", "-n", "--new", "-g", "--mbrtogpt", "-R", "--replicate") || clustered(v, "ZzodnR")
+	case "sfdisk":
+		return !has("-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify", "-g", "--show-geometry", "-F", "--list-free", "-r", "--reorder", "--backup-pt-sectors")
+	case "hdparm":
+		return has("--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--write-sector", "--make-bad-sector", "--dco-restore", "--fwdownload")
+	case "cryptsetup":
+		return has("luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot")
+	case "nvme":
+		return has("format", "sanitize", "ns-delete", "delete-ns", "write-zeroes")
+	case "zpool":
+		return has("create", "destroy", "labelclear", "add", "replace")
+	case "dmsetup":
+		return has("remove", "wipe_table", "remove_all")
+	}
+	return true // blkdiscard, mkdosfs, mkntfs, mkfs.*, mkswap, shred, sg_format
+}
+
+// clustered reports a short option letter of letters in a cluster (-Zo).
+func clustered(v command, letters string) bool {
+	for _, o := range v.options {
+		if !strings.HasPrefix(o.Value, "--") && strings.ContainsAny(o.Value[1:], letters) {
+			return true
+		}
+	}
+	return false
 }

@@ -16,11 +16,16 @@
 // home directory or the checkout, and of .git; git reset --hard, git
 // checkout -- . and git restore . over uncommitted work; git clean -f; git
 // stash clear; forced pushes; chmod -R 777; a download piped into a shell;
-// writes to block devices; mkfs; DROP and TRUNCATE through database
-// clients; deploys past deploy.ceiling; by name: rm-everything,
+// writes to block devices; tools that erase or repartition one; mkfs;
+// DROP, TRUNCATE and DELETE without WHERE through database clients (in
+// an argument, on stdin,
+// through docker or kubectl exec, comments and all); deploys past
+// deploy.ceiling; by name: rm-everything,
 // rm-git-dir, find-delete-everything, git-reset-hard, git-clean-force,
-// git-discard, git-stash-clear, git-push-force, chmod-world-writable,
-// download-to-shell, block-device-write, mkfs, sql-drop, deploy-ceiling)
+// git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
+// git-push-force, chmod-world-writable,
+// download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
+// kv-flush, deploy-ceiling)
 // plus the repository's own in .toolingrc:
 //
 //	cmdguard.rule <name> <pattern> : <reason>
@@ -47,15 +52,20 @@
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
-//	{sql:WORDS}   an argument (or an echo or printf earlier in the call)
-//	              holds an SQL statement starting with one of WORDS; SQL in
-//	              a here-document is not seen
+//	{sql:WORDS}   an argument, the client's stdin (a here-document, a
+//	              here-string, a file read in) or an echo or printf earlier
+//	              in the call holds an SQL statement starting with one of
+//	              WORDS, comments removed (delete-all: a DELETE without
+//	              WHERE; drop also reads mongosh's drop() and
+//	              dropDatabase())
 //	{download-pipe}  an interpreter reading its program from its stdin (or
 //	              sh -s, or a process substitution), fed by a download
 //	              earlier in the call (curl ... | sh, bash <(curl ...))
 //	{past-ceiling}   a deploy, release or promote command naming, in an
 //	              argument or its environment, an environment past deploy.ceiling
 //	{dirty}       git's repository has uncommitted changes to tracked files
+//	{writes-device}  a disk tool names a block device in a form that erases
+//	              or repartitions it (parted mklabel, sgdisk --zap-all, ...)
 //
 // # HOW IT WORKS
 //
@@ -141,6 +151,47 @@ func run(c *hook.Call) (hook.Result, error) {
 				warns = append(warns, msg)
 			} else {
 				denies = append(denies, msg)
+			}
+		}
+	}
+	if len(denies) == 0 {
+		// Code the analysis cannot follow (python -c with __import__,
+		// eval, a computed call) may run the commands its string literals
+		// spell: each one that reads as a command line a rule denies is
+		// taken to run.
+		for i, cmd := range a.Commands {
+			if cmd.Opaque == "" || len(denies) > 0 {
+				continue
+			}
+			lits := gitcmd.Literals(cmd.Text)
+			if len(lits) > 32 {
+				lits = lits[:32]
+			}
+			for _, lit := range lits {
+				if !strings.Contains(strings.TrimSpace(lit), " ") || len(lit) > 4096 {
+					continue
+				}
+				inner, err := gitcmd.Analyze(lit, opts)
+				if err != nil {
+					continue
+				}
+				for j, ic := range inner.Commands {
+					v := view(ic, j)
+					for _, r := range set.rules {
+						ok, _, err := r.parsed.match(v, &world{a: inner, home: home, checkout: c.Config.Root(), past: set.past, dirty: gitDirty})
+						if err != nil || !ok || set.warn[r.Name] {
+							continue
+						}
+						denies = append(denies, fmt.Sprintf("%s (%s) may run %q, and that matches rule %s (%s)", strings.TrimSpace(a.Commands[i].Text), cmd.Opaque, lit, r.Name, r.Reason))
+						break
+					}
+					if len(denies) > 0 {
+						break
+					}
+				}
+				if len(denies) > 0 {
+					break
+				}
 			}
 		}
 	}

@@ -278,6 +278,9 @@ type guard struct {
 	editDirs []string
 	have     []string // existing, once computed
 	haveSet  bool
+	// gitChanged: what each git command of the call changes, as git
+	// lists it (gitChanges), by command index.
+	gitChanged map[int]*gitChange
 }
 
 // workDirs returns the directory a tool call's relative paths start in

@@ -12,7 +12,6 @@ import (
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
-	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // shell judges the files a Bash command writes, as the shared shell
@@ -53,7 +52,15 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			what, err = g.matched(w)
 		case w.Glob:
 			what, err = g.glob(w.Path, w.Tree)
-		case w.Tree && w.Repo && g.keepsGuarded(a, w):
+		case w.Repo && w.Command >= 0 && w.Command < len(a.Commands) && g.gitChanges(c, a, w.Command) != nil:
+			// git's own working-tree write, as git lists it: the files
+			// that differ between what is checked out and what it applies.
+			what = g.gitChanged[w.Command].what
+			if what == "" || g.gitChanged[w.Command].said {
+				continue
+			}
+			g.gitChanged[w.Command].said = true
+		case w.Tree && w.Repo && w.Command >= 0 && w.Command < len(a.Commands) && a.Commands[w.Command].Runs("clean") && g.cleanKeeps(a.Commands[w.Command].Git, w.Path):
 			continue
 		case w.Op == "chmod" && addsOnly(a, w):
 			continue // chmod +x, u+w: takes no one's access away
@@ -87,6 +94,15 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 				break
 			}
 		}
+	}
+	if len(reasons) == 0 && !inHook && p.IsTool("Bash") && unknownProgram(a) && g.names(command) {
+		// A program the analysis has no model of (gitcmd.Knows) that
+		// names a guarded file may write it: fail closed.
+		more, err := g.unknownPrograms(a, dir)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, more...)
 	}
 	if len(reasons) == 0 {
 		more, err := g.linksMade(a)
@@ -455,81 +471,68 @@ func (g *guard) existing() []string {
 	return g.have
 }
 
-// keepsGuarded reports whether git's own working-tree write leaves every
-// gate configuration file as it is, asking git (off the hot path: only a
-// command that switches, checks out or stashes gets here). A switch or
-// checkout of one commit, or a reset --hard to one, keeps them when git
-// diff <commit> -- <guarded names> finds no difference with the working
-// tree; a stash (of tracked changes only) when it finds none against HEAD. Without -f, git refuses
-// to overwrite an untracked file, so an untracked guarded file stays too.
-// Anything else (a force, paths, a computed word, merge, reset --hard,
-// ...) keeps the judgement by tree.
-func (g *guard) keepsGuarded(a *gitcmd.Analysis, w gitcmd.Write) bool {
-	if w.Command < 0 || w.Command >= len(a.Commands) || w.Path == "" {
-		return false
-	}
-	git := a.Commands[w.Command].Git
-	if git == nil {
-		return false
-	}
-	if git.Sub == "clean" {
-		return g.cleanKeeps(git, w.Path)
-	}
-	var operands []string
-	skip := false
-	for _, arg := range git.Args {
-		v := arg.Value
-		switch {
-		case arg.Dynamic != "":
-			return false
-		case skip:
-			skip = false
-		case v == "--" || v == "-f" || v == "--force" || v == "--discard-changes" || v == "-m" || v == "--merge" ||
-			v == "-p" || v == "--patch" || v == "-u" || v == "--include-untracked" || v == "-a" || v == "--all":
-			return false
-		case v == "-c" || v == "-C" || v == "-b" || v == "-B" || v == "--orphan" || v == "--create" || v == "--force-create" || v == "-m" || v == "--message":
-			skip = true
-		case strings.HasPrefix(v, "-"):
-		default:
-			operands = append(operands, v)
-		}
-	}
-	target := ""
-	switch git.Sub {
-	case "switch", "checkout":
-		if len(operands) != 1 {
-			return false
-		}
-		target = operands[0]
-	case "stash":
-		if len(operands) > 0 && operands[0] != "push" && operands[0] != "save" {
-			return false
-		}
-		target = "HEAD"
-	case "reset":
-		if len(operands) > 1 {
-			return false
-		}
-		target = "HEAD"
-		if len(operands) == 1 {
-			target = operands[0]
-		}
-	default:
-		return false
-	}
-	specs := []string{":(glob,icase)**/" + toolingrc.FileName}
-	for _, pat := range g.wiring() {
-		specs = append(specs, ":(glob,icase)"+strings.Join(pat, "/"), ":(glob,icase)**/"+strings.Join(pat, "/"))
-	}
-	for _, b := range g.binaries() {
-		if rel, err := filepath.Rel(w.Path, b); err == nil && !strings.HasPrefix(rel, "..") {
-			specs = append(specs, ":(literal)"+filepath.ToSlash(rel))
-		}
-	}
-	args := append([]string{"-C", w.Path, "diff", "--quiet", target, "--"}, specs...)
-	_, err := proc.Output(w.Path, nil, "git", args...)
-	return err == nil
+// gitChange is what one git command changes, as git lists it.
+type gitChange struct {
+	what string // the first guarded file it changes, described; "" for none
+	said bool   // the reason was given (once per command, not per write)
 }
+
+// gitChanges asks git which files the git command of index i changes
+// (gitcmd.Git.TreeChange: a merge, rebase, pull, cherry-pick, revert,
+// stash pop or apply, checkout, switch, restore, reset --hard, read-tree
+// -u, checkout-index) and judges each one; nil when the command is not
+// modelled, names its repository only at run time, or git cannot list
+// the files (an unknown revision): then the write is judged as the tree.
+// (Off the hot path: only a command that writes the working tree gets
+// here; git reads, it never writes: no locks, no fsmonitor.)
+func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
+	if ch, ok := g.gitChanged[i]; ok {
+		return ch
+	}
+	if g.gitChanged == nil {
+		g.gitChanged = map[int]*gitChange{}
+	}
+	g.gitChanged[i] = nil
+	git := a.Commands[i].Git
+	tc, ok := git.TreeChange()
+	if !ok || tc.Unknown != "" {
+		return nil
+	}
+	dir, gitDir, dyn := git.Where()
+	if dyn != "" || dir == "" || gitDir != "" || !isDir(dir) {
+		return nil
+	}
+	repo, err := c.Repo(dir)
+	if err != nil || repo.Root == "" {
+		return nil
+	}
+	files, err := tc.Files(func(args ...string) ([]byte, error) {
+		return proc.Output(dir, readOnlyGit, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "diff.external=", "-c", "core.quotePath=false"}, args...)...)
+	})
+	if err != nil {
+		return nil
+	}
+	ch := &gitChange{}
+	for _, f := range files {
+		if err := c.Budget.Check(); err != nil {
+			return nil
+		}
+		what, err := g.guarded("", filepath.Join(repo.Root, filepath.FromSlash(f)))
+		if err != nil {
+			return nil
+		}
+		if what != "" {
+			ch.what = fmt.Sprintf("and git %s would change %s there, %s", git.Sub, filepath.Join(repo.Root, filepath.FromSlash(f)), what)
+			break
+		}
+	}
+	g.gitChanged[i] = ch
+	return ch
+}
+
+// readOnlyGit is the environment of the gate's own git reads: no prompt,
+// no optional locks, untranslated messages.
+var readOnlyGit = []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
 
 // literals judges the quoted strings of each command that writes a path
 // the analysis cannot name, as paths in the directory it runs in.
@@ -546,7 +549,7 @@ func (g *guard) literals(a *gitcmd.Analysis, dir string) ([]string, error) {
 		if base == "" {
 			base = dir
 		}
-		for _, lit := range quoted(cmd.Text) {
+		for _, lit := range gitcmd.Literals(cmd.Text) {
 			if lit == "" || len(lit) > 4096 || strings.ContainsAny(lit, "\n;(){}") {
 				continue
 			}
@@ -570,51 +573,16 @@ func realpathJoin(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// quoted returns the text between each pair of matching quotes (single,
-// double or back), at any depth: 'a' inside "..." is found too.
-func quoted(text string) []string {
-	var out []string
-	for _, q := range []byte{'\'', '"', '`'} {
-		start := -1
-		for i := 0; i < len(text); i++ {
-			if text[i] == '\\' && q != '\'' {
-				i++
-				continue
-			}
-			if text[i] != q {
-				continue
-			}
-			if start < 0 {
-				start = i + 1
-				continue
-			}
-			out = append(out, text[start:i])
-			start = -1
-		}
-	}
-	return out
-}
-
 // cleanKeeps reports whether git clean (without -x or -X, and without
 // paths) leaves every guarded file that exists under dir: it removes only
 // untracked files git does not ignore, so each must be tracked or ignored
 // (asking git, only for a clean).
 func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
-	for _, arg := range git.Args {
-		v := arg.Value
-		switch {
-		case arg.Dynamic != "":
-			return false
-		case v == "--ignored" || v == "-e" || strings.HasPrefix(v, "--exclude"):
-			return false
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-"):
-			if strings.ContainsAny(v, "xXe") {
-				return false
-			}
-		default:
-			return false // paths: judged as the tree
-		}
+	// Read by git clean's own grammar (gitcmd): -x, -X and -e widen what
+	// it removes; paths are judged as the tree.
+	p := git.Parse()
+	if p.Dynamic != "" || p.Unknown != "" || p.Has("-x", "-X", "--exclude") || len(p.Operands) > 0 || len(p.Paths) > 0 {
+		return false
 	}
 	for _, f := range g.existing() {
 		if !within(f, dir) || inGitDir(f) {
@@ -634,6 +602,55 @@ func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
 func inGitDir(path string) bool {
 	for _, c := range foldParts(path) {
 		if c == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownPrograms judges the commands whose program the analysis does not
+// know (no model of what it does to the files it names): one that names a
+// guarded file, as an operand or an option's value, is taken to write it.
+func (g *guard) unknownPrograms(a *gitcmd.Analysis, dir string) ([]string, error) {
+	var reasons []string
+	for _, cmd := range a.Commands {
+		name := cmd.Name()
+		if name == "" || gitcmd.Knows(name) || cmd.Git != nil || !g.names(cmd.Text) {
+			continue
+		}
+		base := cmd.Dir
+		if base == "" {
+			base = dir
+		}
+		for _, arg := range cmd.Args[1:] {
+			v := arg.Value
+			if arg.Dynamic != "" {
+				continue
+			}
+			if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+				v = val
+			}
+			if v == "" || strings.HasPrefix(v, "-") || len(v) > 4096 {
+				continue
+			}
+			what, err := g.guarded(base, v)
+			if err != nil {
+				continue // not a path this system resolves
+			}
+			if what != "" {
+				reasons = append(reasons, fmt.Sprintf("%s runs %s, a program whose effect on the files it names the analysis does not know, and it names %s, %s", "the command", name, v, what))
+				break
+			}
+		}
+	}
+	return reasons, nil
+}
+
+// unknownProgram reports a command whose program the analysis has no
+// model of (cheap: the hot path asks it first).
+func unknownProgram(a *gitcmd.Analysis) bool {
+	for _, cmd := range a.Commands {
+		if n := cmd.Name(); n != "" && cmd.Git == nil && !gitcmd.Knows(n) {
 			return true
 		}
 	}

@@ -226,6 +226,17 @@ func (w *walker) run(args []Word, sc scope, text string) (ran, int) {
 	case "eval":
 		out.scope, out.shellVars = w.eval(rest, sc, idx)
 		return out, idx
+	case "trap":
+		// trap 'code' SIGNAL...: the code runs later in this shell (at
+		// exit, on a signal): it is part of what the command runs.
+		ops := rest
+		for len(ops) > 0 && ops[0].Dynamic == "" && (ops[0].Value == "-p" || ops[0].Value == "-l" || ops[0].Value == "--") {
+			ops = ops[1:]
+		}
+		if len(ops) >= 2 && !(ops[0].Dynamic == "" && (ops[0].Value == "-" || ops[0].Value == "")) {
+			w.shellString(ops[0].Value, ops[0], "trap", sc, idx, nil)
+		}
+		return out, idx
 	case "alias":
 		for _, a := range rest {
 			if n, v, ok := strings.Cut(a.Value, "="); ok && a.Dynamic == "" {
@@ -363,6 +374,13 @@ func (w *walker) shell(args []Word, sc scope, idx int) {
 			return
 		}
 		i = 2
+	}
+	// A non-interactive bash first sources $BASH_ENV (and sh, ksh and
+	// an interactive shell $ENV): what that file runs, the shell runs.
+	for _, name := range []string{"BASH_ENV", "ENV"} {
+		if b := sc.vars.lookup(name); b != nil && b.exported && !b.unset && (b.val.Value != "" || b.val.Dynamic != "") {
+			w.source([]Word{b.val}, sc, idx)
+		}
 	}
 	hasC := false
 	for ; i < len(args); i++ {

@@ -250,7 +250,7 @@ func (w *walker) parseGit(args []Word, sc scope) *Git {
 	rest := args[1:]
 	if sub, ok := strings.CutPrefix(base, "git-"); ok {
 		g.Sub = sub
-		g.Args = rest
+		g.Args = canonGit(sub, rest)
 		if rest := g.helpForm(); rest {
 			g.Help = true
 		}
@@ -325,6 +325,7 @@ func (w *walker) parseGit(args []Word, sc scope) *Git {
 			g.Sub = v
 			g.Args = rest[i+1:]
 			w.expandAlias(g, sc)
+			g.Args = canonGit(g.Sub, g.Args)
 			if g.Sub != "" && g.helpForm() {
 				g.Help = true
 			}

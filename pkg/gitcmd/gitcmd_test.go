@@ -188,7 +188,7 @@ var table = []struct {
 	{`ln -s /other new.d && cd new.d && git push`, "push@?"},
 	{`ln -s /other new.d && cd new.d/sub && git push`, "push@?"},
 	{`mkdir "$d"; cd new.d; git push`, "push@?"},
-	{`python3 -c 'import os; os.system("x")'; cd new.d; git push`, "push@?"},
+	{`python3 -c 'import os; os.system(x)'; cd new.d; git push`, "push@?"},
 	{`cd /a && cd b && git push`, "push@/a/b"},
 	{`(cd /other && git push) && git commit`, "push@/other,commit@/repo"},
 	{`cd /other | git push`, "push@/repo"},

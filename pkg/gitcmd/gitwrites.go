@@ -45,54 +45,67 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		}
 	}
 	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"--message", "--strategy", "--strategy-option", "--onto", "--exec", "--source", "--pathspec-from-file", "--conflict", "--orphan", "--track", "--create", "--force-create"})
-	afterDashes := func() []Word {
-		for i, a := range g.Args {
-			if a.Value == "--" {
-				return g.Args[i+1:]
-			}
-		}
-		return nil
-	}
 	switch g.Sub {
-	case "checkout", "restore":
-		if ps := afterDashes(); ps != nil {
-			paths(g.Sub, ps)
+	case "checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "stash", "reset", "read-tree", "checkout-index":
+		// As the model of git's tree changes reads it (TreeChange): paths
+		// it names, or the tree.
+		tc, ok := g.TreeChange()
+		if !ok {
 			return
 		}
-		if g.Sub == "checkout" && (o.has('b') || o.has('B') || o.has(0, "--orphan")) && len(o.operands) == 0 {
-			return // a new branch at HEAD: the working tree stays as it is
-		}
-		if g.Sub == "restore" && !o.has('W', "--worktree") && (o.has('S', "--staged")) {
-			return
-		}
-		if g.Sub == "restore" {
-			paths(g.Sub, o.operands)
+		if tc.Unknown == "" && tc.Paths != nil && (g.Sub == "checkout" || g.Sub == "restore" || g.Sub == "checkout-index") {
+			paths(g.Sub, tc.Paths)
 			return
 		}
 		repo(g.Sub)
-	case "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "clean", "read-tree", "checkout-index", "sparse-checkout", "bisect", "submodule", "filter-branch":
-		if g.Sub == "stash" && len(o.operands) > 0 {
-			switch o.operands[0].Value {
-			case "list", "show", "clear", "drop", "create", "store":
-				return // the stash list only: the working tree stays as it is
+	case "am", "clean", "sparse-checkout", "bisect", "submodule", "filter-branch":
+		if p := g.Parse(); len(p.Operands) > 0 && p.Operands[0].Dynamic == "" {
+			switch g.Sub + " " + p.Operands[0].Value {
+			case "bisect log", "bisect visualize", "bisect view", "bisect terms", "bisect help",
+				"submodule status", "submodule summary", "sparse-checkout list", "submodule foreach":
+				return // reads only (foreach: what it runs is followed on its own)
 			}
 		}
-		if g.Sub == "switch" && (o.has('c', "--create") || o.has('C', "--force-create") || o.has(0, "--orphan")) && len(o.operands) == 0 {
-			return // a new branch at HEAD: the working tree stays as it is
-		}
-		if g.Sub == "read-tree" && !o.has('u') {
+		if g.Sub == "am" && g.Parse().Has("--show-current-patch") {
 			return
 		}
 		repo(g.Sub)
-	case "reset":
-		if o.has(0, "--hard", "--merge", "--keep") {
-			repo("reset")
+	case "diff", "log", "show", "format-patch", "archive", "bundle":
+		// Options that write a file (or a directory) of their own.
+		for i, a := range g.Args {
+			v := a.Value
+			if v == "--" {
+				break
+			}
+			switch {
+			case strings.HasPrefix(v, "--output="):
+				w.addWrite(Word{Value: v[len("--output="):], Dynamic: a.Dynamic}, "git "+g.Sub+" --output", in, idx, false)
+			case strings.HasPrefix(v, "--output-directory="):
+				w.addWrite(Word{Value: v[len("--output-directory="):], Dynamic: a.Dynamic}, "git "+g.Sub+" -o", in, idx, true)
+			case (v == "--output" || v == "-o" && g.Sub == "archive") && i+1 < len(g.Args):
+				w.addWrite(g.Args[i+1], "git "+g.Sub+" --output", in, idx, false)
+			case (v == "-o" || v == "--output-directory") && g.Sub == "format-patch" && i+1 < len(g.Args):
+				w.addWrite(g.Args[i+1], "git format-patch -o", in, idx, true)
+			case v == "create" && g.Sub == "bundle" && i+1 < len(g.Args):
+				w.addWrite(g.Args[i+1], "git bundle create", in, idx, false)
+			}
+		}
+	case "merge-file":
+		// git merge-file <current> <base> <other> writes the result into
+		// <current>, unless it prints it.
+		if p := g.Parse(); !p.Has("--stdout") && len(p.Operands) > 0 {
+			paths(g.Sub, p.Operands[:1])
 		}
 	case "rm", "mv":
-		if o.has(0, "--cached") {
+		p := g.Parse()
+		if p.Has("--cached", "--dry-run") {
 			return
 		}
-		paths(g.Sub, o.operands)
+		if p.Has("--pathspec-from-file") {
+			repo(g.Sub)
+			return
+		}
+		paths(g.Sub, append(p.Operands, p.Paths...))
 	case "apply":
 		if o.has(0, "--cached", "--check", "--stat", "--numstat", "--summary") {
 			return

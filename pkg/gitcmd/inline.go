@@ -197,8 +197,15 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: c.Opaque, Dir: dirOf(sc)}))
 		return
 	}
-	if why := spawns(lang, text); why != "" {
+	// The processes literal code starts are followed as the shell
+	// commands they are; only what is left can start anything unseen.
+	calls, rest := inlineCalls(lang, text)
+	if why := spawns(lang, rest); why != "" {
 		c.Opaque = fmt.Sprintf("%s may start other programs (%s)", what, why)
+	}
+	for _, call := range calls {
+		t := call.text()
+		w.shellString(t, Word{Value: t}, what, sc, idx, nil)
 	}
 	if why := writes(lang, text); why != "" {
 		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)}))

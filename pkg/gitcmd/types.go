@@ -204,8 +204,8 @@ type Match struct {
 // for /usr/bin/git, GIT and git.exe), or "" when it is computed at run
 // time.
 func (c Command) Name() string {
-	if len(c.Args) == 0 || c.Args[0].Dynamic != "" || c.Args[0].Glob {
-		return ""
+	if len(c.Args) == 0 || c.Args[0].Dynamic != "" || c.Args[0].Glob && c.Args[0].Value != "[" {
+		return "" // (a lone [ is no pattern: bash runs the test builtin)
 	}
 	return progName(c.Args[0].Value)
 }

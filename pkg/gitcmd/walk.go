@@ -216,7 +216,13 @@ func (w *walker) findList(s *syntax.Stmt, sc scope) *findList {
 		return nil
 	}
 	roots := findRoots(args[1:])
-	for _, a := range args[1+len(roots):] {
+	expr := args[1+len(roots):]
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if findTakesValue(a.Value) {
+			i++
+			continue
+		}
 		switch a.Value {
 		case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-printf":
 			return nil

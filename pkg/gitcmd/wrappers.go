@@ -21,7 +21,7 @@ type wrapper struct {
 func wrapperOf(name string) (wrapper, bool) {
 	switch name {
 	case "env":
-		return wrapper{valued: "uCS", long: []string{"--unset", "--chdir", "--split-string"}, assigns: true}, true
+		return wrapper{valued: "uCSP", long: []string{"--unset", "--chdir", "--split-string", "--default-signal", "--ignore-signal", "--block-signal"}, assigns: true}, true
 	case "sudo":
 		return wrapper{valued: "uUgpCDrthRTc", long: []string{"--user", "--group", "--chdir", "--prompt", "--close-from", "--role", "--type", "--host", "--chroot", "--command-timeout", "--other-user"}, assigns: true}, true
 	case "doas":
@@ -45,7 +45,9 @@ func wrapperOf(name string) (wrapper, bool) {
 	case "timeout":
 		return wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1}, true
 	case "xargs":
-		return wrapper{valued: "aEdIiLlnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, appends: true}, true
+		// -i, -e and -l take an optional value, attached only (-i{}):
+		// they are flags here; -J and -R are BSD's.
+		return wrapper{valued: "aEdILnPsJR", long: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, appends: true}, true
 	case "parallel":
 		return wrapper{valued: "jSP", long: []string{"--jobs", "--sshlogin", "--joblog", "--results", "--delay", "--timeout", "--retries", "--colsep"}, appends: true, joins: true}, true
 	case "stdbuf":
@@ -61,7 +63,7 @@ func wrapperOf(name string) (wrapper, bool) {
 	case "su", "runuser":
 		return wrapper{valued: "cgGs", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, shellOpt: "c"}, true
 	case "script":
-		return wrapper{valued: "cEIOqT", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-timing"}, shellOpt: "c"}, true
+		return wrapper{valued: "cEIOTBmo", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-timing", "--log-io", "--logging-format", "--output-limit"}, shellOpt: "c"}, true
 	case "strace", "ltrace":
 		return wrapper{valued: "eoOpPsSuIXbaE", long: []string{"--output", "--trace"}}, true
 	case "valgrind":
@@ -215,6 +217,12 @@ done:
 		return nil, h, true
 	}
 	inner := args[i:]
+	if name == "parallel" {
+		if text, ok := parallelCommands(inner); ok {
+			h.shellCmd, h.shellWord = text, Word{Value: text}
+			return nil, h, true
+		}
+	}
 	if wr.joins || (name == "sudo" && hasShellFlag(args[1:i])) {
 		parts := make([]string, 0, len(inner))
 		for _, a := range inner {
@@ -237,7 +245,7 @@ done:
 			// into it, a here-string): its words are the arguments.
 			return append(append([]Word(nil), inner...), words...), h, true
 		}
-		inner = appendDynamic(inner, name)
+		inner = appendDynamic(inner, name, args[1:i])
 	}
 	return inner, h, true
 }
@@ -304,11 +312,28 @@ func (w *walker) xargsFromFind(f *findList, first int) {
 
 // appendDynamic marks the words xargs or parallel add from their input:
 // a {} (or -I string) becomes dynamic, and a run-time word is appended.
-func appendDynamic(inner []Word, name string) []Word {
+func appendDynamic(inner []Word, name string, opts []Word) []Word {
+	// The replacement string: {} (parallel, xargs -i, --replace), or
+	// what -I, -i<R>, --replace=<R> or BSD's -J name.
+	repl := []string{"{}"}
+	for j, o := range opts {
+		v := o.Value
+		switch {
+		case (v == "-I" || v == "-J") && j+1 < len(opts):
+			repl = append(repl, opts[j+1].Value)
+		case (strings.HasPrefix(v, "-I") || strings.HasPrefix(v, "-J") || strings.HasPrefix(v, "-i")) && len(v) > 2:
+			repl = append(repl, v[2:])
+		case strings.HasPrefix(v, "--replace="):
+			repl = append(repl, v[len("--replace="):])
+		}
+	}
 	out := make([]Word, 0, len(inner)+1)
 	for _, a := range inner {
-		if strings.Contains(a.Value, "{}") {
-			a = Word{Value: a.Value, Dynamic: name + " replaces {} with its input"}
+		for _, r := range repl {
+			if r != "" && strings.Contains(a.Value, r) {
+				a = Word{Value: a.Value, Dynamic: name + " replaces " + r + " with its input"}
+				break
+			}
 		}
 		out = append(out, a)
 	}
@@ -444,4 +469,51 @@ func (w *walker) findExec(args []Word, sc scope) {
 			i = end
 		}
 	}
+}
+
+// parallelCommands reads GNU parallel's command and its ::: arguments:
+// each argument fills the command's {} (or is appended to it), and
+// without a command each argument is a command line of its own. ok is
+// false when there is no ::: list, or when a word or the input (::::, a
+// file) is only known at run time.
+func parallelCommands(inner []Word) (string, bool) {
+	k := -1
+	for j, a := range inner {
+		if a.Dynamic == "" && (a.Value == ":::" || a.Value == ":::+") {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		return "", false
+	}
+	var cmd, vals []string
+	for _, a := range inner[:k] {
+		if a.Dynamic != "" {
+			return "", false
+		}
+		cmd = append(cmd, a.Value)
+	}
+	for _, a := range inner[k+1:] {
+		switch {
+		case a.Dynamic != "" || a.Value == "::::" || a.Value == "::::+":
+			return "", false
+		case a.Value == ":::" || a.Value == ":::+":
+			continue
+		}
+		vals = append(vals, a.Value)
+	}
+	line := strings.Join(cmd, " ")
+	var lines []string
+	for _, v := range vals {
+		switch {
+		case line == "":
+			lines = append(lines, v)
+		case strings.Contains(line, "{}"):
+			lines = append(lines, strings.ReplaceAll(line, "{}", v))
+		default:
+			lines = append(lines, line+" "+v)
+		}
+	}
+	return strings.Join(lines, "\n"), true
 }

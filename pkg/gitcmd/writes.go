@@ -130,6 +130,8 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				w.a.Writes = append(w.a.Writes, w.at(Write{Op: "sed e", Command: idx, Dynamic: w.a.Commands[idx].Opaque, Dir: dirOf(sc)}))
 			}
 		}
+	case "npm", "pnpm", "yarn", "bun":
+		w.packageWrites(name, rest, sc, idx)
 	case "cp", "install", "ln", "mv", "gcp", "gmv":
 		w.copyWrites(name, rest, sc, idx)
 	case "go", "mage":
@@ -138,6 +140,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		args := rest
 		if name == "go" && len(args) > 1 && args[0].Value == "tool" && args[1].Value == "mage" {
 			args, name = args[2:], "mage"
+		}
+		if name == "go" && len(args) > 0 && w.goToolWrites(args, sc, idx) {
+			break
 		}
 		if name == "go" && len(args) > 0 && args[0].Value == "install" {
 			// go install writes into GOBIN, else GOPATH's bin.
@@ -307,6 +312,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
 		o := parseOpts(rest, "", nil)
 		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
+		if o.has(0, "--check", "--diff", "--check-only", "--dry-run") || name == "isort" && o.has('c') {
+			fix = false // reports only
+		}
 		ops := o.operands
 		if name == "ruff" || name == "biome" || name == "dprint" {
 			if len(ops) > 0 && (ops[0].Value == "format" || ops[0].Value == "fmt") {
@@ -320,6 +328,12 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			for _, t := range defaultDot(ops) {
 				add(t, name, true)
 			}
+		}
+	case "time":
+		// time -o FILE (GNU time) writes its report there.
+		o := parseOpts(rest, "fo", []string{"--format", "--output"})
+		if f, ok := o.value("-o", "--output"); ok {
+			add(f, "time -o", false)
 		}
 	case "find":
 		w.findWrites(rest, sc, idx)
@@ -436,6 +450,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "script":
 		// script [options] [file]: the typescript it writes.
 		o := parseOpts(rest, "cEIOBTtm", []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"})
+		if o.has('V', "--version") || o.has('h', "--help") {
+			break
+		}
 		for _, k := range []string{"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"} {
 			for _, v := range o.values[k] {
 				add(v, "script", false)
@@ -801,6 +818,10 @@ func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
 func (w *walker) findWrites(rest []Word, sc scope, idx int) {
 	roots := findRoots(rest)
 	for i := len(roots); i < len(rest); i++ {
+		if findTakesValue(rest[i].Value) {
+			i++ // -name -delete: a pattern, not the action
+			continue
+		}
 		switch rest[i].Value {
 		case "-delete":
 			for _, r := range defaultDot(roots) {
@@ -815,6 +836,18 @@ func (w *walker) findWrites(rest []Word, sc scope, idx int) {
 			}
 		}
 	}
+}
+
+// findTakesValue reports a find primary whose next word is its argument
+// (-name x, -newer f, -type d, ...): that word is no primary itself.
+func findTakesValue(v string) bool {
+	switch v {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
+		"-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin",
+		"-newer", "-anewer", "-cnewer", "-samefile", "-inum", "-links", "-maxdepth", "-mindepth", "-fstype", "-context", "-used", "-regextype":
+		return true
+	}
+	return strings.HasPrefix(v, "-newer") && len(v) == len("-newerXY")
 }
 
 // findRoots are find's starting points: the words before its expression.
@@ -1007,4 +1040,127 @@ func isMinusMode(s string) bool {
 		}
 	}
 	return true
+}
+
+// goToolWrites records what the go tool's source-changing commands write
+// (go fmt, go fix, go mod tidy/edit/init/vendor, go get, go work): the
+// packages' .go files, go.mod and go.sum, vendor/, go.work. It reports
+// whether the command was one of them.
+func (w *walker) goToolWrites(args []Word, sc scope, idx int) bool {
+	add := func(p string, op string, tree bool) { w.addWrite(Word{Value: p}, op, sc, idx, tree) }
+	switch args[0].Value {
+	case "fmt", "fix", "vet":
+		if args[0].Value == "vet" {
+			return true // reads only
+		}
+		op := "go " + args[0].Value
+		pkgs := 0
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a.Value, "-") && a.Dynamic == "" {
+				continue
+			}
+			pkgs++
+			dir := strings.TrimSuffix(strings.TrimSuffix(a.Value, "..."), "/")
+			if a.Dynamic != "" || !strings.HasPrefix(a.Value, ".") && !strings.HasPrefix(a.Value, "/") {
+				// An import path: its directory is only known to the go tool.
+				w.a.Writes = append(w.a.Writes, w.at(Write{Op: op, Command: idx, Dynamic: op + " rewrites the .go files of " + a.Value + ", wherever the go tool finds it", Dir: dirOf(sc)}))
+				continue
+			}
+			if dir == "" {
+				dir = "."
+			}
+			w.addWrite(Word{Value: dir}, op, sc, idx, true)
+			w.a.Writes[len(w.a.Writes)-1].Match = &Match{Names: []string{"*.go"}}
+		}
+		if pkgs == 0 {
+			w.addWrite(Word{Value: "."}, op, sc, idx, true)
+			w.a.Writes[len(w.a.Writes)-1].Match = &Match{Names: []string{"*.go"}}
+		}
+		return true
+	case "get":
+		add("go.mod", "go get", false)
+		add("go.sum", "go get", false)
+		return true
+	case "mod":
+		if len(args) < 2 {
+			return true
+		}
+		switch args[1].Value {
+		case "tidy", "init", "edit":
+			for _, a := range args[2:] {
+				if a.Value == "-json" || a.Value == "-print" {
+					return true
+				}
+			}
+			add("go.mod", "go mod "+args[1].Value, false)
+			if args[1].Value == "tidy" {
+				add("go.sum", "go mod tidy", false)
+			}
+		case "vendor":
+			add("vendor", "go mod vendor", true)
+		}
+		return true
+	case "work":
+		if len(args) > 1 && args[1].Value != "sync" {
+			add("go.work", "go work "+args[1].Value, false)
+		} else if len(args) > 1 {
+			add("go.work.sum", "go work sync", false)
+		}
+		return true
+	}
+	return false
+}
+
+// packageWrites records the manifest files package managers change:
+// npm pkg set, npm install <pkg> (package.json, the lock file and
+// node_modules), npm version (package.json and the lock; its commit and
+// tag are the ref rules'), yarn and pnpm add and remove.
+func (w *walker) packageWrites(name string, rest []Word, sc scope, idx int) {
+	var ops []Word
+	for _, a := range rest {
+		if a.Dynamic != "" || !strings.HasPrefix(a.Value, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	add := func(p string, tree bool) { w.addWrite(Word{Value: p}, name+" "+ops[0].Value, sc, idx, tree) }
+	lock := "package-lock.json"
+	switch name {
+	case "pnpm":
+		lock = "pnpm-lock.yaml"
+	case "yarn":
+		lock = "yarn.lock"
+	case "bun":
+		lock = "bun.lockb"
+	}
+	manifest := func() {
+		add("package.json", false)
+		add(lock, false)
+		add("node_modules", true)
+	}
+	switch ops[0].Value {
+	case "pkg":
+		if len(ops) > 1 && (ops[1].Value == "set" || ops[1].Value == "delete" || ops[1].Value == "fix") {
+			add("package.json", false)
+		}
+	case "install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "upgrade", "dedupe", "link", "unlink", "prune":
+		if len(ops) == 1 && (ops[0].Value == "install" || ops[0].Value == "i") {
+			add("node_modules", true) // what the lock file says, into node_modules
+			return
+		}
+		manifest()
+	case "ci":
+		add("node_modules", true)
+	case "version":
+		if len(ops) > 1 {
+			add("package.json", false)
+			add(lock, false)
+		}
+	case "init", "create":
+		if name == "npm" || ops[0].Value == "init" {
+			add("package.json", false)
+		}
+	}
 }

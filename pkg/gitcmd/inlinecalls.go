@@ -1,0 +1,312 @@
+package gitcmd
+
+import "strings"
+
+// inlineCall is a process an interpreter's literal code starts: a shell
+// command (os.system('...'), execSync('...'), `...`) or an argument
+// vector (subprocess.run(['git', 'push']), spawnSync('git', ['push'])).
+type inlineCall struct {
+	shell string
+	argv  []string
+}
+
+// text is the call as a shell command line.
+func (c inlineCall) text() string {
+	if c.argv == nil {
+		return c.shell
+	}
+	q := make([]string, len(c.argv))
+	for i, a := range c.argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// spawnCalls are, per language, the calls that start a process whose
+// command is their first argument; argv marks those whose first argument
+// is a program (and a list its arguments), not a shell command line.
+// (Knowledge of the languages' process APIs as data: a call not listed,
+// or one whose arguments are not literals, leaves its token in the text,
+// and the command stays opaque.)
+type spawnCall struct {
+	name string
+	argv bool
+}
+
+// (A switch, not a map: a package-level map is built at every hook start.)
+func spawnCalls(lang string) []spawnCall {
+	switch lang {
+	case "python":
+		return []spawnCall{{"os.system(", false}, {"os.popen(", false}, {"subprocess.run(", false}, {"subprocess.call(", false},
+			{"subprocess.check_call(", false}, {"subprocess.check_output(", false}, {"subprocess.Popen(", false},
+			{"subprocess.getoutput(", false}, {"subprocess.getstatusoutput(", false}}
+	case "js":
+		return []spawnCall{{"execSync(", false}, {"exec(", false}, {"execFileSync(", true}, {"execFile(", true}, {"spawnSync(", true}, {"spawn(", true}}
+	case "perl":
+		return []spawnCall{{"system(", false}, {"exec(", false}, {"qx(", false}, {"qx{", false}, {"system ", false}, {"exec ", false}}
+	case "ruby":
+		return []spawnCall{{"system(", false}, {"exec(", false}, {"spawn(", false}, {"%x(", false}, {"IO.popen(", false}, {"system ", false}, {"exec ", false}, {"spawn ", false}}
+	case "php":
+		return []spawnCall{{"shell_exec(", false}, {"system(", false}, {"exec(", false}, {"passthru(", false}}
+	}
+	return nil
+}
+
+// inlineCalls finds the processes literal code starts, and returns the
+// code with those calls (and the plain imports of the modules they come
+// from) blanked out, so that what is left shows whether the code can
+// start anything else.
+func inlineCalls(lang, text string) ([]inlineCall, string) {
+	specs := spawnCalls(lang)
+	if len(specs) == 0 {
+		return nil, text
+	}
+	var calls []inlineCall
+	b := []byte(text)
+	blank := func(from, to int) {
+		for i := from; i < to && i < len(b); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	for _, sp := range specs {
+		for from := 0; ; {
+			i := strings.Index(string(b[from:]), sp.name)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			from = start + len(sp.name)
+			if start > 0 && isIdent(b[start-1]) && !strings.HasPrefix(sp.name, "%") {
+				continue // os.system( inside my_os.system(, exec( inside execSync(
+			}
+			if strings.HasPrefix(sp.name, "qx") || strings.HasPrefix(sp.name, "%x") {
+				// qx{...}, %x(...): the text itself is a shell command.
+				closer := byte(')')
+				if sp.name[len(sp.name)-1] == '{' {
+					closer = '}'
+				}
+				j := strings.IndexByte(string(b[from:]), closer)
+				if j < 0 || strings.ContainsAny(string(b[from:from+j]), "$@#") {
+					continue
+				}
+				calls = append(calls, inlineCall{shell: string(b[from : from+j])})
+				blank(start, from+j+1)
+				continue
+			}
+			args, end, ok := literalArgs(string(b), from, sp.name[len(sp.name)-1])
+			if !ok || len(args) == 0 {
+				continue
+			}
+			c := inlineCall{}
+			switch {
+			case args[0].list != nil:
+				c.argv = args[0].list
+			case sp.argv || len(args) > 1 && lang != "python" && lang != "js":
+				c.argv = []string{args[0].s}
+				for _, a := range args[1:] {
+					if a.list != nil {
+						c.argv = append(c.argv, a.list...)
+					} else {
+						c.argv = append(c.argv, a.s)
+					}
+				}
+			default:
+				c.shell = args[0].s
+			}
+			calls = append(calls, c)
+			blank(start, end)
+		}
+	}
+	// Backticks: perl, ruby and php run them as shell commands.
+	if lang == "perl" || lang == "ruby" || lang == "php" {
+		for from := 0; ; {
+			i := strings.IndexByte(string(b[from:]), '`')
+			if i < 0 {
+				break
+			}
+			start := from + i
+			j := strings.IndexByte(string(b[start+1:]), '`')
+			if j < 0 {
+				break
+			}
+			end := start + 1 + j
+			cmd := string(b[start+1 : end])
+			from = end + 1
+			if strings.ContainsAny(cmd, "$#@") {
+				continue // interpolation: the command is computed
+			}
+			calls = append(calls, inlineCall{shell: cmd})
+			blank(start, end+1)
+		}
+	}
+	rest := string(b)
+	if len(calls) > 0 {
+		rest = blankImports(lang, rest)
+	}
+	return calls, rest
+}
+
+// blankImports blanks plain imports of the process modules (import os,
+// import subprocess, require('child_process')): an alias (import
+// subprocess as s) or a from-import is left, since calls through it are
+// not read.
+func blankImports(lang, text string) string {
+	switch lang {
+	case "python":
+		var out []string
+		for _, line := range strings.Split(text, "\n") {
+			var stmts []string
+			for _, st := range strings.Split(line, ";") {
+				f := strings.Fields(strings.ReplaceAll(st, ",", " , "))
+				plain := len(f) >= 2 && f[0] == "import"
+				for j := 1; plain && j < len(f); j++ {
+					if m := f[j]; m != "," && m != "os" && m != "subprocess" && m != "sys" && m != "shlex" {
+						plain = false
+					}
+				}
+				if plain {
+					st = ""
+				}
+				stmts = append(stmts, st)
+			}
+			out = append(out, strings.Join(stmts, ";"))
+		}
+		return strings.Join(out, "\n")
+	case "js":
+		for _, r := range []string{`require('child_process')`, `require("child_process")`, "require(`child_process`)"} {
+			text = strings.ReplaceAll(text, r, "")
+		}
+	}
+	return text
+}
+
+// litArg is one literal argument: a string, or a list of strings.
+type litArg struct {
+	s    string
+	list []string
+}
+
+// literalArgs reads the arguments of a call from i (after its opening
+// bracket, or after "system " without one) to the closing bracket: each a
+// string literal or a list of them; keyword arguments and option objects
+// are allowed when they cannot change what runs or where (not cwd, env,
+// executable). It returns where the call ends.
+func literalArgs(text string, i int, open byte) ([]litArg, int, bool) {
+	closer := byte(0)
+	switch open {
+	case '(':
+		closer = ')'
+	case '{':
+		closer = '}'
+	}
+	var args []litArg
+	for {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		if i >= len(text) {
+			return args, i, closer == 0
+		}
+		switch c := text[i]; {
+		case c == '\'' || c == '"' || c == '`':
+			s, j, ok := stringLit(text, i)
+			if !ok {
+				return nil, 0, false
+			}
+			args = append(args, litArg{s: s})
+			i = j
+		case c == '[':
+			var list []string
+			i++
+			for {
+				for i < len(text) && (text[i] == ' ' || text[i] == ',') {
+					i++
+				}
+				if i < len(text) && text[i] == ']' {
+					i++
+					break
+				}
+				s, j, ok := stringLit(text, i)
+				if !ok {
+					return nil, 0, false
+				}
+				list = append(list, s)
+				i = j
+			}
+			if list == nil {
+				list = []string{}
+			}
+			args = append(args, litArg{list: list})
+		case closer != 0 && c == closer:
+			return args, i + 1, true
+		case closer == 0 && (c == ';' || c == '\n'):
+			return args, i, true
+		case c == ',':
+			i++
+			continue
+		default:
+			// A keyword argument or an options object, up to the end of
+			// the call (no nesting followed).
+			if len(args) == 0 || closer == 0 {
+				return nil, 0, false
+			}
+			end := strings.IndexByte(text[i:], closer)
+			if end < 0 {
+				return nil, 0, false
+			}
+			opts := text[i : i+end]
+			for _, bad := range []string{"cwd", "env", "executable", "preexec", "(", "shell: ", "argv0"} {
+				if strings.Contains(opts, bad) {
+					return nil, 0, false
+				}
+			}
+			return args, i + end + 1, true
+		}
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i < len(text) && text[i] == ',' {
+			i++
+		}
+	}
+}
+
+// stringLit reads a quoted literal at i without escapes other than \\,
+// \' and \" and without interpolation; it returns the value and where it
+// ends.
+func stringLit(text string, i int) (string, int, bool) {
+	if i >= len(text) {
+		return "", 0, false
+	}
+	q := text[i]
+	if q != '\'' && q != '"' && q != '`' {
+		return "", 0, false
+	}
+	var sb strings.Builder
+	for j := i + 1; j < len(text); j++ {
+		c := text[j]
+		switch {
+		case c == '\\' && j+1 < len(text):
+			j++
+			switch text[j] {
+			case '\\', '\'', '"', '`':
+				sb.WriteByte(text[j])
+			default:
+				return "", 0, false
+			}
+		case c == q:
+			return sb.String(), j + 1, true
+		case q != '\'' && (c == '$' || c == '#' && q == '"' && j+1 < len(text) && text[j+1] == '{'):
+			return "", 0, false // interpolation
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return "", 0, false
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
