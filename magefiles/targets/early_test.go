@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -108,8 +109,11 @@ func TestDispatchStartsNoGoroutine(t *testing.T) {
 			}
 			data, _ := json.Marshal(p)
 			var stdout, stderr bytes.Buffer
+			// The watchdog is armed, as in the hook binary; it rings only
+			// at the deadline, and Exit must never be called here.
+			alarm := &hook.Alarm{Stdout: &stdout, Stderr: &stderr, Exit: func(code int) { panic(fmt.Sprintf("watchdog rang: exit %d", code)) }}
 			d := &hook.Dispatcher{Handlers: handlers(), Builtin: lifecycleHandlers(), Stdin: bytes.NewReader(data),
-				Stdout: &stdout, Stderr: &stderr}
+				Stdout: &stdout, Stderr: &stderr, Alarm: alarm}
 			runtime.GC() // the GC's workers start on its first cycle, not here
 			before := createdGoroutines()
 			code := d.Dispatch(context.Background(), c.event)

@@ -80,6 +80,9 @@ type Dispatcher struct {
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
+	// Alarm, when set, arms a watchdog on each tool-gating decision
+	// (watchdog.go); nil arms none.
+	Alarm *Alarm
 
 	// early and read serve Early and Resume (early.go): the answer from a
 	// hook:<event> target's init, before the magefile has registered its
@@ -89,6 +92,9 @@ type Dispatcher struct {
 	// memo is what the handlers of this dispatch found (Call.Repo,
 	// Call.StateDir).
 	memo *memo
+	// disarm stops the watchdog; owner is who writes the answer.
+	disarm func() bool
+	owner  owner
 }
 
 // Dispatch answers the event named by its wire name and returns the exit
@@ -97,10 +103,11 @@ type Dispatcher struct {
 // one answer the event accepts.
 func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	c, code, ok := d.prepare(ctx, eventName)
-	if !ok {
-		return code
+	if ok {
+		code = d.answer(c, d.runAll(ctx, c))
 	}
-	return d.answer(c, d.runAll(ctx, c))
+	d.settle()
+	return code
 }
 
 // call is one event being answered: what prepare found.
@@ -125,6 +132,7 @@ type outcome struct {
 func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int, bool) {
 	d.defaults()
 	d.memo = newMemo()
+	d.owner.Store(0)
 	ev, ok := Lookup(eventName)
 	if !ok {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
@@ -133,6 +141,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 	c := &call{ev: ev}
 	if ev.Gating() {
 		c.b = d.budget()
+		d.arm(ev, c.b)
 	}
 
 	p, sent, perr := d.decode(ev)
@@ -703,15 +712,22 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 
 // failClosed blocks the event after a gate could not decide.
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
+	return d.write(d.closed(ev, reason))
+}
+
+// closed is the answer that blocks the event with reason.
+func (d *Dispatcher) closed(ev Event, reason string) Answer {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(d.Harness.Render(ev, Deny(reason)))
+		return d.Harness.Render(ev, Deny(reason))
 	}
-	fmt.Fprintln(d.Stderr, reason)
-	return ExitBlock
+	return Answer{Stderr: []string{reason}, Code: ExitBlock}
 }
 
 func (d *Dispatcher) write(a Answer) int {
+	if !d.claim() {
+		select {} // the watchdog has answered and is ending the process
+	}
 	for _, line := range a.Stderr {
 		fmt.Fprintln(d.Stderr, line)
 	}

@@ -63,7 +63,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 		return nil, ExitBlock, false
 	}
 	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Alarm: processAlarm()}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
