@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/settings"
 )
 
@@ -93,7 +94,7 @@ func snake(event string) string {
 // [hooks.state."<key>"] tables and hooks.state."<key>".trusted_hash lines.
 func codexTrusted(config string) map[string]string {
 	out := map[string]string{}
-	data, err := os.ReadFile(config)
+	data, err := regfile.ReadFile(config, regfile.MaxText)
 	if err != nil {
 		return out
 	}
