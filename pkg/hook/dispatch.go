@@ -112,11 +112,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 
 // call is one event being answered: what prepare found.
 type call struct {
-	ev       Event
-	p        *payload.Payload
-	cfg      *toolingrc.Config
-	b        *budget.Budget // nil on events that gate no tool call
-	handlers []Handler      // builtin, then enabled, in order
+	ev  Event
+	p   *payload.Payload
+	cfg *toolingrc.Config
+	b   *budget.Budget // nil on events that gate no tool call
+	// shape is the pre-scan's verdict (shapeOf), once shaped.
+	shape    error
+	shaped   bool
+	handlers []Handler // builtin, then enabled, in order
 }
 
 // outcome is what the handlers of a call answered.
@@ -203,7 +206,7 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 		if c.cfg != nil {
 			d.health(c.cfg, c.ev, c.p, h.Name, h.Policy, err)
 		}
-		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", c.ev.Name, h.Name, oneLine(err.Error()))
+		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", c.ev.Name, h.Name, clip(oneLine(err.Error())))
 		if h.Policy == Gatekeeper {
 			o.failed = append(o.failed, h.Name)
 		}
@@ -219,6 +222,13 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			// A gate that could not finish in time has not decided.
 			if err := overBudget(c.b, c.p); err != nil {
 				fault(h, err)
+				return
+			}
+			if !c.shaped {
+				c.shaped, c.shape = true, shapeOf(c.p)
+			}
+			if c.shape != nil {
+				fault(h, c.shape)
 				return
 			}
 		}
@@ -335,6 +345,32 @@ func overBudget(b *budget.Budget, p *payload.Payload) error {
 		}
 	}
 	return b.Check()
+}
+
+// shapeOf is the pre-scan of what a gate would analyse (budget.CheckShell,
+// CheckPowerShell, CheckPath): nesting, pipelines and path components
+// bounded before any analysis allocates for them. It runs once per call,
+// after the size check.
+func shapeOf(p *payload.Payload) error {
+	if p == nil {
+		return nil
+	}
+	switch {
+	case p.IsTool("Bash"):
+		if cmd, ok := p.InputString("command"); ok {
+			return budget.CheckShell("the command", cmd)
+		}
+	case p.IsTool("PowerShell"):
+		if cmd, ok := p.InputString("command"); ok {
+			return budget.CheckPowerShell("the command", cmd)
+		}
+	}
+	for _, path := range p.EditedPaths() {
+		if err := budget.CheckPath("the path "+p.ToolName+" names", path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // configProblem answers an event whose configuration cannot be fully read.
@@ -763,6 +799,22 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		rec.Session = p.SessionID
 	}
 	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+}
+
+// maxLine bounds a diagnostic line that quotes an error: an error that
+// quotes its input (a path of 100 kB) must not fill the model's context.
+const maxLine = 2000
+
+// clip cuts s to maxLine bytes, on a character boundary, marking the cut.
+func clip(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	end := maxLine
+	for end > 0 && s[end]&0xC0 == 0x80 {
+		end--
+	}
+	return s[:end] + "... (cut)"
 }
 
 func oneLine(s string) string {
