@@ -8,6 +8,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/budget"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/safetext"
 )
 
 // Alarm is where a tool-gating decision that outruns its budget is
@@ -25,7 +26,9 @@ type Alarm struct {
 }
 
 // processAlarm answers on the process's standard output and error.
-func processAlarm() *Alarm { return &Alarm{Stdout: os.Stdout, Stderr: os.Stderr, Exit: os.Exit} }
+func processAlarm() *Alarm {
+	return &Alarm{Stdout: os.Stdout, Stderr: safetext.Writer(os.Stderr), Exit: os.Exit}
+}
 
 // Who writes the answer of a dispatch: the first to claim it.
 const (
