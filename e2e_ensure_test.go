@@ -139,3 +139,85 @@ func TestAStaleBinaryIsRebuiltAtSessionStart(t *testing.T) {
 		t.Error("the binary was not replaced")
 	}
 }
+
+// TestAnAdoptedCheckoutStaysClean: in a repository whose .gitignore says
+// nothing about magehook, hook:install ignores every path magehook
+// writes; once the user commits what install wrote, a session's start, a
+// tool call, a worktree's bootstrap and a stop leave git status empty.
+func TestAnAdoptedCheckoutStaysClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\nhook.enable stopguard\nguard.stopcheck true\n")
+	gittest.Commit(t, repo, "no ignores", map[string]string{".gitignore": "# nothing of magehook's\n"})
+	mage := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", append([]string{"tool", "mage"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mage %v: %v\n%s", args, err, out)
+		}
+	}
+	mage("hook:install")
+	gittest.Git(t, repo, "add", "-A")
+	gittest.Git(t, repo, "commit", "-qm", "adopt magehook")
+	if st := gittest.Git(t, repo, "ls-files", "bin", ".magehook"); st != "" {
+		t.Fatalf("install's own files were committed: %s", st)
+	}
+	// A fresh clone's session: the binary is built by the entry.
+	os.RemoveAll(filepath.Join(repo, "bin"))
+	claude, _ := harness.Lookup("claude")
+	command := func(event, target string) string {
+		return claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: event, Target: target, Timeout: 120})
+	}
+	env := "CLAUDE_PROJECT_DIR=" + repo
+	if code, _, errOut := runHook(t, command("SessionStart", "sessionStart"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"SessionStart","source":"startup"}`, env); code != 0 {
+		t.Fatalf("SessionStart: exit %d %s", code, errOut)
+	}
+	runHook(t, command("PreToolUse", "preToolUse"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m x"}}`, env)
+	mage("worktree:create", "feature")
+	if code, _, errOut := runHook(t, command("Stop", "stop"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"Stop","stop_hook_active":false}`, env); code != 0 {
+		t.Fatalf("Stop: exit %d %s", code, errOut)
+	}
+	if st := gittest.Git(t, repo, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status after a session is not empty:\n%s", st)
+	}
+}
+
+// TestTheBuildChecksTheHandlerSet: a handler set that does not hold (a
+// repository's own handler named like a catalogue gate, which would
+// shadow it) fails hook:build with the handler named, and no binary is
+// put in place; the binaries a build makes then skip the check per call.
+func TestTheBuildChecksTheHandlerSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\n")
+	gittest.Write(t, repo, map[string]string{"magefiles/own.go": `//go:build mage
+
+package main
+
+import (
+	"github.com/magehook/magehook/magefiles/targets"
+	"github.com/magehook/magehook/pkg/hook"
+)
+
+func init() {
+	targets.Local = append(targets.Local, hook.Handler{Name: "branchguard", Purpose: "a gate of our own",
+		Events: []string{"PreToolUse"}, Policy: hook.Gatekeeper,
+		Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }})
+}
+`})
+	cmd := exec.Command("go", "tool", "mage", "hook:build")
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "handler branchguard is declared twice") {
+		t.Errorf("the build of a set that does not hold: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "bin", "magehook")); err == nil {
+		t.Error("a binary was put in place")
+	}
+	if left, _ := filepath.Glob(filepath.Join(repo, "bin", ".magehook.*.tmp")); len(left) > 0 {
+		t.Errorf("the build left %v", left)
+	}
+}

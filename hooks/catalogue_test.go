@@ -1,6 +1,7 @@
 package hooks_test
 
 import (
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -24,7 +25,10 @@ func TestEveryHandlerIsDeclaredAndDocumented(t *testing.T) {
 			t.Errorf("two handlers are named %s", h.Name)
 		}
 		seen[h.Name] = true
-		doc := packageDoc(t, h.Name)
+		// A package's second handler (branchguard-session) is documented
+		// by its package (branchguard).
+		pkg, _, _ := strings.Cut(h.Name, "-")
+		doc := packageDoc(t, pkg)
 		for _, section := range []string{"PURPOSE", "HOW IT WORKS", "EXIT CODES"} {
 			if !regexp.MustCompile(`(?m)^(# )?` + section + `$`).MatchString(doc) {
 				t.Errorf("hooks/%s: the package doc has no %s section", h.Name, section)
@@ -62,18 +66,18 @@ func TestEveryHookPackageIsDocumented(t *testing.T) {
 
 func packageDoc(t *testing.T, name string) string {
 	t.Helper()
-	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join(".", name), nil, parser.PackageClauseOnly|parser.ParseComments)
+	dir := filepath.Join(".", name)
+	bp, err := build.ImportDir(dir, 0) // the files this platform builds
 	if err != nil {
 		t.Fatalf("hooks/%s: %v", name, err)
 	}
-	for pkgName, pkg := range pkgs {
-		if strings.HasSuffix(pkgName, "_test") {
-			continue
+	for _, file := range bp.GoFiles {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, file), nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatalf("hooks/%s: %v", name, err)
 		}
-		for _, f := range pkg.Files {
-			if f.Doc != nil {
-				return "\n" + f.Doc.Text()
-			}
+		if f.Doc != nil {
+			return "\n" + f.Doc.Text()
 		}
 	}
 	t.Fatalf("hooks/%s: no package doc (the handler's directory must be named after it)", name)

@@ -354,7 +354,7 @@ func (c *checker) git(i int) {
 	} else if dyn == "" && dir != "" {
 		rs = c.repoAt(dir, gitDir)
 		if rs.err != nil {
-			if rs.err != gitrepo.ErrNotRepo {
+			if !errors.Is(rs.err, gitrepo.ErrNotRepo) {
 				c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: "the repository cannot be read: " + rs.err.Error()})
 			}
 			rs = nil
