@@ -472,6 +472,9 @@ func resolveTarget(path string) (string, error) {
 			if info.Mode().Perm()&0o200 == 0 {
 				return "", fmt.Errorf("%s is read-only; make it writable if magehook should change it", path)
 			}
+			if err := foreign(path, abs, info); err != nil {
+				return "", err
+			}
 			if n := hardLinks(info); n > 1 {
 				return "", fmt.Errorf("%s has %d hard links, which replacing it atomically would split; make the other names symbolic links to it (magehook follows those) and run again", path, n)
 			}
