@@ -340,3 +340,27 @@ func TestDoctorFindsAStaleBinary(t *testing.T) {
 		t.Fatalf("after a magefile changed:\n%s", out)
 	}
 }
+
+// A build that died writing Mage's generated mainfile (a full disk leaves
+// it at 0 bytes) does not break the next one: the broken file is removed
+// before Mage runs, and after a build that fails.
+func TestABrokenMainfileDoesNotBreakTheNextBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := gittest.PluginRepo(t, "hook.enable sessionclock\n")
+	gittest.Write(t, repo, map[string]string{"magefiles/mage_output_file.go": ""})
+	bin := filepath.Join(repo, "bin", "magehook")
+	var log bytes.Buffer
+	if err := buildinfo.Build(context.Background(), repo, bin, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(repo, "magefiles", "mage_output_file.go")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the mainfile is still there: %v", err)
+	}
+	cmd := exec.Command("go", "tool", "mage", "-l")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go tool mage -l after the build: %v\n%s", err, out)
+	}
+}

@@ -3,6 +3,7 @@ package branchguard
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,9 @@ import (
 	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/gitx"
-	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // The rules a finding names.
@@ -39,7 +41,8 @@ type Input struct {
 	// Check and MaxBytes are the gate's budget (hook.Call.Budget).
 	Check    func() error
 	MaxBytes int
-	// ReadFile reads scripts and configuration (os.ReadFile when nil).
+	// ReadFile reads scripts and configuration (regular files of at most
+	// regfile.MaxText bytes when nil).
 	ReadFile func(string) ([]byte, error)
 	// Shared: take the analysis the other gates of this hook run share
 	// (gitcmd.Shared with gitcmd.HookOptions).
@@ -116,7 +119,7 @@ type switchRec struct {
 // Check analyses a command and decides it.
 func Check(in Input) (*Report, error) {
 	if in.ReadFile == nil {
-		in.ReadFile = os.ReadFile
+		in.ReadFile = regfile.Reader(regfile.MaxText)
 	}
 	if in.Find == nil {
 		in.Find = gitrepo.Find
@@ -213,10 +216,15 @@ func protectedKey(branch string) string {
 // remoteHead is the default branch of a remote, as last fetched.
 func remoteHead(r gitrepo.Repo, remote string) string {
 	ref := "refs/remotes/" + remote + "/HEAD"
-	if data, err := os.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(ref))); err == nil {
+	data, err := regfile.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(ref)), regfile.MaxGitFile)
+	if err == nil {
 		if t, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref:"); ok {
 			return strings.TrimPrefix(strings.TrimSpace(t), "refs/remotes/"+remote+"/")
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		// A FIFO or a device there would block git as it would block a
+		// plain read: not asked, the default branch is not known.
+		return ""
 	}
 	cmd := gitx.Command("--git-dir="+r.GitDir, "symbolic-ref", "-q", "--short", ref)
 	out, err := cmd.Output()
@@ -643,13 +651,13 @@ func (c *checker) remoteBranch(rs *repoState, name string) bool {
 			}
 		}
 	}
-	data, _ := os.ReadFile(filepath.Join(rs.repo.CommonDir, "packed-refs"))
+	data, _ := regfile.ReadFile(filepath.Join(rs.repo.CommonDir, "packed-refs"), regfile.MaxRefs)
 	return strings.Contains(string(data), "refs/remotes/") && strings.Contains(string(data), "/"+name+"\n")
 }
 
 func (rs *repoState) configOf(c *checker) []gitcmd.ConfigEntry {
 	if !rs.loaded {
-		rs.config = gitcmd.LoadConfig(rs.repo.GitDir, c.in.Home, c.in.Getenv, os.ReadFile)
+		rs.config = gitcmd.LoadConfig(rs.repo.GitDir, c.in.Home, c.in.Getenv, regfile.Reader(regfile.MaxText))
 		for _, kv := range c.a.GitConfig {
 			k, v, _ := strings.Cut(kv, "=")
 			rs.config = append(rs.config, gitcmd.ConfigEntry{Key: k, Value: v})

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -54,7 +55,7 @@ func Verify(cfg *toolingrc.Config) []string {
 // Matches reports whether the rule matches some command of the Bash
 // command line, analysed in dir, with state classes taken to hold.
 func (r Rule) Matches(command, dir, home string, past []string) (bool, error) {
-	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: dir, Home: home, Getenv: os.Getenv, ReadFile: os.ReadFile, Stat: os.Stat})
+	a, err := gitcmd.Analyze(command, gitcmd.Options{Dir: dir, Home: home, Getenv: os.Getenv, ReadFile: regfile.Reader(regfile.MaxText), Stat: os.Stat})
 	if err != nil {
 		return false, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/regfile"
 )
 
 // shell judges the files a Bash command writes, as the shared shell
@@ -157,7 +158,7 @@ func (g *guard) gitHooks(c *hook.Call, a *gitcmd.Analysis) ([]string, error) {
 			continue
 		}
 		hp := ""
-		for _, e := range gitcmd.LoadConfig(repo.GitDir, g.home, c.Getenv, os.ReadFile) {
+		for _, e := range gitcmd.LoadConfig(repo.GitDir, g.home, c.Getenv, regfile.Reader(regfile.MaxText)) {
 			if strings.EqualFold(e.Key, "core.hookspath") {
 				hp = e.Value
 			}

@@ -53,6 +53,7 @@ import (
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -175,7 +176,7 @@ func run(c *hook.Call) (hook.Result, error) {
 // devserver.pidfile, or a listener on devserver.port.
 func elsewhere(pidfile, port toolingrc.Value) (bool, string) {
 	if v := pidfile; v.String() != "" {
-		if data, err := os.ReadFile(v.Abs()); err == nil {
+		if data, err := regfile.ReadFile(v.Abs(), regfile.MaxGitFile); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && proc.Alive(pid) {
 				return true, fmt.Sprintf("%s names the running process %d", v.String(), pid)
 			}
@@ -191,7 +192,7 @@ func elsewhere(pidfile, port toolingrc.Value) (bool, string) {
 }
 
 func load(file string) (*Server, error) {
-	data, err := os.ReadFile(file)
+	data, err := regfile.ReadFile(file, regfile.MaxText)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

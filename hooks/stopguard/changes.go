@@ -11,6 +11,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -87,7 +88,7 @@ func marksOf(cfg *toolingrc.Config) (marks, error) {
 }
 
 func (m marks) read(name string) string {
-	data, err := os.ReadFile(filepath.Join(m.dir, name))
+	data, err := regfile.ReadFile(filepath.Join(m.dir, name), regfile.MaxText)
 	if err != nil {
 		return ""
 	}

@@ -3,9 +3,8 @@ package targets
 import (
 	"context"
 	"os"
-	"strconv"
+	"runtime"
 	"strings"
-	"time"
 
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
@@ -17,8 +16,15 @@ import (
 // channels: on a call that lasts a millisecond, the threads this starts
 // cost about a tenth of it (docs/performance.md). The binary stays the
 // compiled Mage binary: every other command line (-l, -h, -v, -t, other
-// targets, several targets, wrong arguments) and every MAGEFILE_ variable
-// that changes what Mage does leave the call to Mage, unchanged.
+// targets, several targets, wrong arguments) leaves the call to Mage,
+// unchanged.
+//
+// Mage's variables (MAGEFILE_LIST, MAGEFILE_HELP, MAGEFILE_TIMEOUT,
+// MAGEFILE_VERBOSE, ...) have no effect on a hook:<event> call: they are
+// removed from the process's environment first, so neither the early
+// answer nor Mage's main nor a handler's child process sees them. An agent
+// that can set a variable for the harness must not be able to turn a gate
+// into Mage's target list (exit 0) or into a timeout (exit 1).
 //
 // Package main's init has not run yet, so a repository's own handlers
 // (Local) are not registered: when the checkout enables a name the
@@ -28,7 +34,10 @@ import (
 // there, still before Mage's main; a handler appended to Local in an init
 // function is answered by the target Mage runs.
 func init() {
-	if code, ok := early(os.Args, os.Getenv); ok {
+	if hookEvent(os.Args) {
+		clearMageEnv(os.Environ(), os.Unsetenv)
+	}
+	if code, ok := early(os.Args); ok {
 		exitEarly(code)
 	}
 }
@@ -69,8 +78,8 @@ func Register(handlers ...hook.Handler) []hook.Handler {
 
 // early answers a hook:<event> command line from init; false when Mage
 // must run it.
-func early(args []string, getenv func(string) string) (int, bool) {
-	ev, harness, ok := earlyCall(args, getenv)
+func early(args []string) (int, bool) {
+	ev, harness, ok := earlyCall(args)
 	if !ok {
 		return 0, false
 	}
@@ -82,14 +91,43 @@ func early(args []string, getenv func(string) string) (int, bool) {
 	return code, true
 }
 
-// earlyCall reports whether args are exactly one hook:<event> target and
-// its -harness= options, for an event answered early, with no Mage
-// variable set that would make Mage do something else.
-func earlyCall(args []string, getenv func(string) string) (hook.Event, string, bool) {
+// mageEnvPrefix starts the name of every variable Mage's generated main
+// and its mg package read (mage v1.17.2: MAGEFILE_VERBOSE, _LIST, _HELP,
+// _TIMEOUT, _IGNOREDEFAULT, _DEBUG, _ENABLE_COLOR, _TARGET_COLOR,
+// _MULTILINE, _HASHFAST, _GOCMD, _CACHE).
+const mageEnvPrefix = "MAGEFILE_"
+
+// hookEvent reports whether args name a hook:<event> target first (any
+// event, the lifecycle ones included), whatever follows.
+func hookEvent(args []string) bool {
+	_, ok := eventTarget(args)
+	return ok
+}
+
+// eventTarget is the event of args[1] when it is a hook:<event> target.
+func eventTarget(args []string) (hook.Event, bool) {
 	if len(args) < 2 || len(args[1]) < len("hook:") || !strings.EqualFold(args[1][:len("hook:")], "hook:") {
-		return hook.Event{}, "", false
+		return hook.Event{}, false
 	}
-	ev, ok := hook.LookupTarget(args[1][len("hook:"):])
+	return hook.LookupTarget(args[1][len("hook:"):])
+}
+
+// clearMageEnv unsets every Mage variable in environ (os.Environ's form);
+// on Windows, where a variable's name has no case, in any case.
+func clearMageEnv(environ []string, unset func(string) error) {
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, mageEnvPrefix) ||
+			runtime.GOOS == "windows" && len(name) >= len(mageEnvPrefix) && strings.EqualFold(name[:len(mageEnvPrefix)], mageEnvPrefix) {
+			unset(name)
+		}
+	}
+}
+
+// earlyCall reports whether args are exactly one hook:<event> target and
+// its -harness= options, for an event answered early.
+func earlyCall(args []string) (hook.Event, string, bool) {
+	ev, ok := eventTarget(args)
 	if !ok || ev.Lifecycle {
 		// The session and worktree events create worktrees and clone
 		// libraries: they keep Mage's cancellation on SIGINT, and its
@@ -103,18 +141,6 @@ func earlyCall(args []string, getenv func(string) string) (hook.Event, string, b
 			return hook.Event{}, "", false
 		}
 		harness = value
-	}
-	for _, v := range []string{"MAGEFILE_VERBOSE", "MAGEFILE_LIST", "MAGEFILE_HELP"} {
-		if s := getenv(v); s != "" {
-			if b, err := strconv.ParseBool(s); err != nil || b {
-				return hook.Event{}, "", false
-			}
-		}
-	}
-	if s := getenv("MAGEFILE_TIMEOUT"); s != "" {
-		if d, err := time.ParseDuration(s); err != nil || d != 0 {
-			return hook.Event{}, "", false
-		}
 	}
 	return ev, harness, true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -15,59 +16,59 @@ import (
 )
 
 func TestEarlyCall(t *testing.T) {
-	none := func(string) string { return "" }
-	env := func(k, v string) func(string) string {
-		return func(name string) string {
-			if name == k {
-				return v
-			}
-			return ""
-		}
-	}
 	for _, c := range []struct {
 		args    []string
-		getenv  func(string) string
 		event   string
 		harness string
 	}{
-		{[]string{"magehook", "hook:preToolUse"}, none, "PreToolUse", ""},
-		{[]string{"magehook", "HOOK:PRETOOLUSE"}, none, "PreToolUse", ""},
-		{[]string{"magehook", "hook:postToolUse", "-harness=codex"}, none, "PostToolUse", "codex"},
-		{[]string{"magehook", "hook:stop", "-Harness=gemini"}, none, "Stop", "gemini"},
-		{[]string{"magehook", "hook:permissionRequest", "-harness=codex", "-harness=cursor"}, none, "PermissionRequest", "cursor"},
-		{[]string{"magehook", "hook:preToolUse", "-harness="}, none, "PreToolUse", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "0"), "PreToolUse", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "false"), "PreToolUse", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "0s"), "PreToolUse", ""},
+		{[]string{"magehook", "hook:preToolUse"}, "PreToolUse", ""},
+		{[]string{"magehook", "HOOK:PRETOOLUSE"}, "PreToolUse", ""},
+		{[]string{"magehook", "hook:postToolUse", "-harness=codex"}, "PostToolUse", "codex"},
+		{[]string{"magehook", "hook:stop", "-Harness=gemini"}, "Stop", "gemini"},
+		{[]string{"magehook", "hook:permissionRequest", "-harness=codex", "-harness=cursor"}, "PermissionRequest", "cursor"},
+		{[]string{"magehook", "hook:preToolUse", "-harness="}, "PreToolUse", ""},
 		// Left to Mage:
-		{[]string{"magehook"}, none, "", ""},
-		{[]string{"magehook", "hook:list"}, none, "", ""},
-		{[]string{"magehook", "hook:build"}, none, "", ""},
-		{[]string{"magehook", "hook:"}, none, "", ""},
-		{[]string{"magehook", "hook"}, none, "", ""},
-		{[]string{"magehook", "bench"}, none, "", ""},
-		{[]string{"magehook", "-l"}, none, "", ""},
-		{[]string{"magehook", "-h", "hook:preToolUse"}, none, "", ""},
-		{[]string{"magehook", "-v", "hook:preToolUse"}, none, "", ""},
-		{[]string{"magehook", "-t", "1s", "hook:preToolUse"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse", "extra"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse", "hook:stop"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse", "-harness"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse", "--harness=codex"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse", "-other=1"}, none, "", ""},
-		{[]string{"magehook", "hook:sessionStart"}, none, "", ""},
-		{[]string{"magehook", "hook:worktreeCreate"}, none, "", ""},
-		{[]string{"magehook", "hook:sessionEnd"}, none, "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "1"), "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_VERBOSE", "yes"), "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_LIST", "true"), "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_HELP", "1"), "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "5m"), "", ""},
-		{[]string{"magehook", "hook:preToolUse"}, env("MAGEFILE_TIMEOUT", "soon"), "", ""},
+		{[]string{"magehook"}, "", ""},
+		{[]string{"magehook", "hook:list"}, "", ""},
+		{[]string{"magehook", "hook:build"}, "", ""},
+		{[]string{"magehook", "hook:"}, "", ""},
+		{[]string{"magehook", "hook"}, "", ""},
+		{[]string{"magehook", "bench"}, "", ""},
+		{[]string{"magehook", "-l"}, "", ""},
+		{[]string{"magehook", "-h", "hook:preToolUse"}, "", ""},
+		{[]string{"magehook", "-v", "hook:preToolUse"}, "", ""},
+		{[]string{"magehook", "-t", "1s", "hook:preToolUse"}, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "extra"}, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "hook:stop"}, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "-harness"}, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "--harness=codex"}, "", ""},
+		{[]string{"magehook", "hook:preToolUse", "-other=1"}, "", ""},
+		{[]string{"magehook", "hook:sessionStart"}, "", ""},
+		{[]string{"magehook", "hook:worktreeCreate"}, "", ""},
+		{[]string{"magehook", "hook:sessionEnd"}, "", ""},
 	} {
-		ev, harness, ok := earlyCall(c.args, c.getenv)
+		ev, harness, ok := earlyCall(c.args)
 		if ok != (c.event != "") || ev.Name != c.event || harness != c.harness {
 			t.Errorf("earlyCall(%q) = %s %q %v, want %q %q %v", c.args, ev.Name, harness, ok, c.event, c.harness, c.event != "")
+		}
+	}
+}
+
+// Every Mage variable is removed, and nothing else.
+func TestClearMageEnv(t *testing.T) {
+	var unset []string
+	clearMageEnv([]string{"MAGEFILE_LIST=1", "PATH=/bin", "MAGEFILE_TIMEOUT=1ns", "XMAGEFILE_LIST=1",
+		"MAGEFILE_NEW_IN_A_LATER_MAGE=", "magefile_list=1", "HOME=/MAGEFILE_HELP=1"}, func(name string) error {
+		unset = append(unset, name)
+		return nil
+	})
+	if got := strings.Join(unset, " "); got != "MAGEFILE_LIST MAGEFILE_TIMEOUT MAGEFILE_NEW_IN_A_LATER_MAGE" {
+		t.Fatalf("unset %s", got)
+	}
+	for args, want := range map[string]bool{"magehook hook:preToolUse": true, "magehook HOOK:sessionStart": true,
+		"magehook hook:stop extra": true, "magehook hook:list": false, "magehook -l hook:stop": false, "magehook": false} {
+		if got := hookEvent(strings.Fields(args)); got != want {
+			t.Errorf("hookEvent(%s) = %v", args, got)
 		}
 	}
 }
@@ -108,8 +109,11 @@ func TestDispatchStartsNoGoroutine(t *testing.T) {
 			}
 			data, _ := json.Marshal(p)
 			var stdout, stderr bytes.Buffer
+			// The watchdog is armed, as in the hook binary; it rings only
+			// at the deadline, and Exit must never be called here.
+			alarm := &hook.Alarm{Stdout: &stdout, Stderr: &stderr, Exit: func(code int) { panic(fmt.Sprintf("watchdog rang: exit %d", code)) }}
 			d := &hook.Dispatcher{Handlers: handlers(), Builtin: lifecycleHandlers(), Stdin: bytes.NewReader(data),
-				Stdout: &stdout, Stderr: &stderr}
+				Stdout: &stdout, Stderr: &stderr, Alarm: alarm}
 			runtime.GC() // the GC's workers start on its first cycle, not here
 			before := createdGoroutines()
 			code := d.Dispatch(context.Background(), c.event)

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/safetext"
 )
 
 // exitError is an error that carries its exit code, the shape of
@@ -16,7 +17,7 @@ type exitError struct {
 	err  error
 }
 
-func (e *exitError) Error() string   { return e.err.Error() }
+func (e *exitError) Error() string   { return safetext.String(e.err.Error()) }
 func (e *exitError) Unwrap() error   { return e.err }
 func (e *exitError) ExitStatus() int { return e.code }
 

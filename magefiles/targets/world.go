@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/magehook/magehook/pkg/safetext"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -21,7 +22,10 @@ type world struct {
 }
 
 func osWorld() world {
-	return world{dir: ".", getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	// What a person reads is escaped (safetext): a value from a
+	// .toolingrc, a path or a payload never reaches the terminal as a
+	// control sequence.
+	return world{dir: ".", getenv: os.Getenv, stdin: os.Stdin, stdout: safetext.Writer(os.Stdout), stderr: safetext.Writer(os.Stderr)}
 }
 
 // start is where configuration discovery starts for an operator's

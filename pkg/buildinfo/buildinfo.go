@@ -43,6 +43,7 @@ func Build(ctx context.Context, root, out string, log io.Writer) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
 	}
+	removeBrokenMainfile(root)
 	hash, err := SourceHash(ctx, root)
 	if err != nil {
 		return err
@@ -60,7 +61,10 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
+	removeBrokenMainfile(root)
+	err := cmd.Run()
+	removeBrokenMainfile(root) // a build that failed writing it leaves it
+	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, ctx.Err())
 		}
@@ -79,6 +83,32 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 		return fmt.Errorf("put the new binary in place: %w", err)
 	}
 	return nil
+}
+
+// mainfile is the file Mage generates next to the magefiles while it
+// compiles them; it starts with an ignore constraint, so that go list and
+// the next Mage run skip it.
+const mainfile = "mage_output_file.go"
+
+// removeBrokenMainfile removes a mainfile Mage did not finish writing (a
+// full disk, a build killed at the wrong moment): one without its ignore
+// constraint is a Go file of the magefiles package that does not parse,
+// and every later go tool mage fails on it. A whole one, or one that
+// another build is writing past its first line, is left alone.
+func removeBrokenMainfile(root string) {
+	for _, dir := range []string{filepath.Join(root, "magefiles"), root} {
+		p := filepath.Join(dir, mainfile)
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, len("//go:build ignore\n"))
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if string(head[:n]) != "//go:build ignore\n" {
+			os.Remove(p)
+		}
+	}
 }
 
 // HookModule reports whether the magefiles of root are a module of their

@@ -44,6 +44,7 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 		}
 		return "", fmt.Errorf("%s does not exist and %s has no magefiles to build it from", out, root)
 	}
+	removeBrokenMainfile(root) // under the build lock
 	hash, err := SourceHash(ctx, root)
 	if err != nil {
 		if present {

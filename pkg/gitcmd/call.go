@@ -504,6 +504,10 @@ func childScope(sc scope) scope {
 // walkText parses text as a script and walks it; a part that does not
 // parse is opaque to the analysis, and the command is marked so.
 func (w *walker) walkText(text string, sc scope, idx int, what string) scope {
+	if err := shapeError("the text "+what, text); err != nil {
+		w.err = err
+		return sc
+	}
 	f, err := parse(text)
 	if err != nil {
 		var rest string

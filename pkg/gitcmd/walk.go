@@ -28,6 +28,9 @@ func Analyze(command string, opts Options) (*Analysis, error) {
 	if len(command) > opts.MaxBytes {
 		return nil, ErrTooLarge
 	}
+	if err := shapeError("the command", command); err != nil {
+		return nil, err
+	}
 	w := &walker{o: opts, a: &Analysis{}}
 	sc := scope{dir: filepath.Clean(opts.Dir), fragile: -1, oldpwd: "", src: command}
 	if opts.Dir == "" {

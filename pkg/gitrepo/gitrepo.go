@@ -12,6 +12,7 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +106,14 @@ func readGitFile(path string) (string, error) {
 
 // Open reads the HEAD of a git directory.
 func Open(root, gitDir string) (Repo, error) {
-	r := Repo{Root: root, GitDir: gitDir, CommonDir: CommonDir(gitDir)}
+	common, cerr := commonDir(gitDir)
+	r := Repo{Root: root, GitDir: gitDir, CommonDir: common}
+	if cerr != nil {
+		// A commondir that is there but not a file of one line (a FIFO,
+		// a device) hides where the refs are: the branch is not known.
+		r.Unknown = cerr.Error()
+		return r, nil
+	}
 	head := filepath.Join(gitDir, "HEAD")
 	info, err := os.Lstat(head)
 	if err != nil {
@@ -162,16 +170,27 @@ func Open(root, gitDir string) (Repo, error) {
 
 // CommonDir is where a git directory's refs and config live (its
 // commondir file, for a linked worktree).
+// It is gitDir itself when the file cannot be read.
 func CommonDir(gitDir string) string {
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	c, _ := commonDir(gitDir)
+	return c
+}
+
+// commonDir is CommonDir with the error for a commondir that exists but
+// cannot be read as a regular file of git's (regfile.MaxGitFile).
+func commonDir(gitDir string) (string, error) {
+	data, err := regfile.ReadFile(filepath.Join(gitDir, "commondir"), regfile.MaxGitFile)
 	if err != nil {
-		return gitDir
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		return gitDir, err
 	}
 	c := strings.TrimSpace(string(data))
 	if !filepath.IsAbs(c) {
 		c = filepath.Join(gitDir, c)
 	}
-	return filepath.Clean(c)
+	return filepath.Clean(c), nil
 }
 
 func isReftable(common string) bool {
@@ -219,9 +238,11 @@ func RefExists(common, ref string) (exists, ok bool) {
 	if _, err := os.Stat(filepath.Join(common, filepath.FromSlash(ref))); err == nil {
 		return true, true
 	}
-	data, err := os.ReadFile(filepath.Join(common, "packed-refs"))
+	data, err := regfile.ReadFile(filepath.Join(common, "packed-refs"), regfile.MaxRefs)
 	if err != nil {
-		return false, true
+		// No packed-refs: not there. One that cannot be read (a FIFO, a
+		// device, over the limit): cannot tell.
+		return false, errors.Is(err, fs.ErrNotExist)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[1] == ref {

@@ -80,6 +80,9 @@ type Dispatcher struct {
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
+	// Alarm, when set, arms a watchdog on each tool-gating decision
+	// (watchdog.go); nil arms none.
+	Alarm *Alarm
 	// SetChecked: Handlers and Builtin were validated when the binary was
 	// built (Set.Checked); otherwise every dispatch validates them.
 	SetChecked bool
@@ -92,6 +95,9 @@ type Dispatcher struct {
 	// memo is what the handlers of this dispatch found (Call.Repo,
 	// Call.StateDir).
 	memo *memo
+	// disarm stops the watchdog; owner is who writes the answer.
+	disarm func() bool
+	owner  owner
 }
 
 // Dispatch answers the event named by its wire name and returns the exit
@@ -100,19 +106,23 @@ type Dispatcher struct {
 // one answer the event accepts.
 func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 	c, code, ok := d.prepare(ctx, eventName)
-	if !ok {
-		return code
+	if ok {
+		code = d.answer(c, d.runAll(ctx, c))
 	}
-	return d.answer(c, d.runAll(ctx, c))
+	d.settle()
+	return code
 }
 
 // call is one event being answered: what prepare found.
 type call struct {
-	ev       Event
-	p        *payload.Payload
-	cfg      *toolingrc.Config
-	b        *budget.Budget // nil on events that gate no tool call
-	handlers []Handler      // builtin, then enabled, in order
+	ev  Event
+	p   *payload.Payload
+	cfg *toolingrc.Config
+	b   *budget.Budget // nil on events that gate no tool call
+	// shape is the pre-scan's verdict (shapeOf), once shaped.
+	shape    error
+	shaped   bool
+	handlers []Handler // builtin, then enabled, in order
 }
 
 // outcome is what the handlers of a call answered.
@@ -128,6 +138,7 @@ type outcome struct {
 func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int, bool) {
 	d.defaults()
 	d.memo = newMemo()
+	d.owner.Store(0)
 	ev, ok := Lookup(eventName)
 	if !ok {
 		fmt.Fprintf(d.Stderr, "magehook: unknown event %q\n", eventName)
@@ -136,6 +147,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 	c := &call{ev: ev}
 	if ev.Gating() {
 		c.b = d.budget()
+		d.arm(ev, c.b)
 	}
 
 	p, sent, perr := d.decode(ev)
@@ -201,7 +213,7 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 		if c.cfg != nil {
 			d.health(c.cfg, c.ev, c.p, h.Name, h.Policy, err)
 		}
-		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", c.ev.Name, h.Name, oneLine(err.Error()))
+		fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", c.ev.Name, h.Name, clip(oneLine(err.Error())))
 		if h.Policy == Gatekeeper {
 			o.failed = append(o.failed, h.Name)
 		}
@@ -223,6 +235,13 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			// A gate that could not finish in time has not decided.
 			if err := overBudget(c.b, c.p); err != nil {
 				fault(h, err)
+				return
+			}
+			if !c.shaped {
+				c.shaped, c.shape = true, shapeOf(c.p)
+			}
+			if c.shape != nil {
+				fault(h, c.shape)
 				return
 			}
 		}
@@ -339,6 +358,32 @@ func overBudget(b *budget.Budget, p *payload.Payload) error {
 		}
 	}
 	return b.Check()
+}
+
+// shapeOf is the pre-scan of what a gate would analyse (budget.CheckShell,
+// CheckPowerShell, CheckPath): nesting, pipelines and path components
+// bounded before any analysis allocates for them. It runs once per call,
+// after the size check.
+func shapeOf(p *payload.Payload) error {
+	if p == nil {
+		return nil
+	}
+	switch {
+	case p.IsTool("Bash"):
+		if cmd, ok := p.InputString("command"); ok {
+			return budget.CheckShell("the command", cmd)
+		}
+	case p.IsTool("PowerShell"):
+		if cmd, ok := p.InputString("command"); ok {
+			return budget.CheckPowerShell("the command", cmd)
+		}
+	}
+	for _, path := range p.EditedPaths() {
+		if err := budget.CheckPath("the path "+p.ToolName+" names", path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // configProblem answers an event whose configuration cannot be fully read.
@@ -737,15 +782,22 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 
 // failClosed blocks the event after a gate could not decide.
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
+	return d.write(d.closed(ev, reason))
+}
+
+// closed is the answer that blocks the event with reason.
+func (d *Dispatcher) closed(ev Event, reason string) Answer {
 	if ev.Block == BlockBehavior {
 		// PermissionRequest does not honour exit 2; deny through JSON.
-		return d.write(d.Harness.Render(ev, Deny(reason)))
+		return d.Harness.Render(ev, Deny(reason))
 	}
-	fmt.Fprintln(d.Stderr, reason)
-	return ExitBlock
+	return Answer{Stderr: []string{reason}, Code: ExitBlock}
 }
 
 func (d *Dispatcher) write(a Answer) int {
+	if !d.claim() {
+		select {} // the watchdog has answered and is ending the process
+	}
 	for _, line := range a.Stderr {
 		fmt.Fprintln(d.Stderr, line)
 	}
@@ -781,6 +833,22 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		rec.Session = p.SessionID
 	}
 	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+}
+
+// maxLine bounds a diagnostic line that quotes an error: an error that
+// quotes its input (a path of 100 kB) must not fill the model's context.
+const maxLine = 2000
+
+// clip cuts s to maxLine bytes, on a character boundary, marking the cut.
+func clip(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	end := maxLine
+	for end > 0 && s[end]&0xC0 == 0x80 {
+		end--
+	}
+	return s[:end] + "... (cut)"
 }
 
 func oneLine(s string) string {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/safetext"
 )
 
 // Pending is a payload read by Early that Resume answers instead of
@@ -69,7 +71,7 @@ func early(event, harness string, set Set, args []string, pending *Pending) (int
 		return 0, d.read, false
 	}
 	if stderr.Len() > 0 {
-		os.Stderr.Write(stderr.Bytes())
+		safetext.Writer(os.Stderr).Write(stderr.Bytes())
 	}
 	return code, nil, true
 }

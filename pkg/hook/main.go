@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/safetext"
 )
 
 // CapEnv names the environment variable that sets the payload size limit
@@ -67,7 +68,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 		return nil, ExitBlock, false
 	}
 	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h, SetChecked: set.Checked,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: safetext.Writer(os.Stderr), Alarm: processAlarm()}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {

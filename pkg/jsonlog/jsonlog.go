@@ -10,6 +10,7 @@
 package jsonlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,16 +106,36 @@ func (l Log) Append(rec any) error {
 	return werr
 }
 
+// appendLine appends one line whole or not at all: a short write (a full
+// disk, a file size limit) is cut back off, so the log never holds a torn
+// record that the next line would be glued to.
 func appendLine(root *confined.Root, name string, line []byte) error {
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
+	f, err := root.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(line)
+	n, werr := f.Write(line)
+	if werr != nil && n > 0 {
+		untear(f, line[:n])
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	return werr
+}
+
+// untear truncates the part of a line a short write left at the end of f,
+// when the end is still that part (no other writer's line came after it).
+func untear(f *os.File, part []byte) {
+	info, err := f.Stat()
+	if err != nil || info.Size() < int64(len(part)) {
+		return
+	}
+	at := info.Size() - int64(len(part))
+	end := make([]byte, len(part))
+	if _, err := f.ReadAt(end, at); err == nil && bytes.Equal(end, part) {
+		f.Truncate(at)
+	}
 }
 
 func (l Log) rotate(root *confined.Root, name string) {

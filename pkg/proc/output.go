@@ -10,7 +10,20 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"sync/atomic"
 )
+
+// running is the child Output is waiting for, if any.
+var running atomic.Pointer[os.Process]
+
+// KillRunning kills the child process Output is waiting for, if any: for
+// a process about to exit without waiting (a hook's watchdog), whose child
+// would otherwise stay blocked on what blocked it (git opening a FIFO).
+func KillRunning() {
+	if p := running.Load(); p != nil {
+		p.Kill()
+	}
+}
 
 // Output runs a short command (git diff, git log) and returns its stdout,
 // without starting a goroutine: stdout is a pipe read on the calling
@@ -46,9 +59,11 @@ func Output(dir string, env []string, name string, args ...string) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
+	running.Store(cmd.Process)
 	var out bytes.Buffer
 	_, rerr := io.Copy(&out, r)
 	werr := cmd.Wait()
+	running.Store(nil)
 	if werr != nil {
 		var exit *exec.ExitError
 		if errors.As(werr, &exit) {

@@ -49,6 +49,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/magehook/magehook/pkg/budget"
 )
 
 // Word is one argument as written, with quotes and escapes removed.
@@ -745,6 +747,9 @@ func expandEnv(text string, getenv func(string) string) (string, bool) {
 func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, error) {
 	if depth > MaxDepth {
 		return Analysis{}, errors.Join(ErrSyntax, errors.New("nested shells too deep"))
+	}
+	if err := budget.CheckPowerShell("the command", src); err != nil {
+		return Analysis{}, err
 	}
 	cmds, err := Parse(src)
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/budget"
 )
 
 // MaxLinks is the number of symbolic links Resolve follows before it calls
@@ -53,6 +55,11 @@ func ResolveIn(dir, path string) (string, error) {
 }
 
 func resolve(path string) (string, error) {
+	// Each component costs a system call and a copy of the path so far: a
+	// path of 50,000 components would cost seconds and gigabytes.
+	if err := budget.CheckPath("the path", path); err != nil {
+		return "", &os.PathError{Op: "resolve", Path: head(path), Err: err}
+	}
 	vol := filepath.VolumeName(path)
 	root := vol + string(filepath.Separator)
 	resolved := root
@@ -69,11 +76,11 @@ func resolve(path string) (string, error) {
 			resolved = filepath.Dir(resolved)
 			continue
 		}
-		next := filepath.Join(resolved, c)
 		if missing {
-			resolved = next
+			resolved = filepath.Join(resolved, c)
 			continue
 		}
+		next := filepath.Join(resolved, c)
 		info, err := os.Lstat(next)
 		if err != nil {
 			// Not there (or not visible): the rest is as written.
@@ -104,6 +111,14 @@ func resolve(path string) (string, error) {
 		rest = append(split(target), rest...)
 	}
 	return resolved, nil
+}
+
+// head is the start of a long path, for a message.
+func head(p string) string {
+	if len(p) > 200 {
+		return p[:200] + "..."
+	}
+	return p
 }
 
 func split(p string) []string {

@@ -57,6 +57,12 @@ func rules() []rule { return ruleTable[:] }
 var ruleTable = [...]rule{
 	// Private keys, whole.
 	{any: []string{"-----BEGIN "}, expr: `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`},
+	// A private key in base64: the PEM text encoded ("-----BEGIN"), or
+	// the DER or OpenSSH key itself (PKCS#1 and PKCS#8 "MII..IBA[AD]", SEC1
+	// EC keys, PKCS#8 Ed25519, "openssh-key-v1"), wrapped lines included.
+	// A certificate (MII...CCA) is public and stays.
+	{any: []string{"LS0tLS1CRUdJTi", "MII", "MHcCAQEE", "MIGkAgEBBDA", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE"},
+		expr: `(?:LS0tLS1CRUdJTi|\bMII[A-Za-z0-9+/]{3}IBA[AD]|\bMHcCAQEE|\bMIGkAgEBBDA|\bMC4CAQAw|\bb3BlbnNzaC1rZXktdjE)(?:[A-Za-z0-9+/=]|\r?\n)*`},
 	// Tokens with a recognisable shape.
 	{any: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`},
 	{any: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
@@ -100,18 +106,23 @@ var ruleTable = [...]rule{
 	// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
 	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?')[^']*(')`},
 	{any: []string{"password", "identified"}, fold: true, keyed: true, expr: `(?i)(\b(?:password|identified\s+by)\s*(?:=\s*)?")[^"]*(")`},
+	// A password in free text ("wrong password hunter2 for admin", "the
+	// password is 'x y'"): a quoted value, or a word with a digit or a
+	// symbol in it (a word of letters alone is prose: "password reset").
+	{any: []string{"passw", "passphrase"}, fold: true, keyed: true,
+		expr: `(?i)(\b(?:password|passwd|passphrase)(?:\s+(?:is|was))?\s+)(?:'[^'\n\[][^'\n]*'|"[^"\n\[][^"\n]*"|[A-Za-z]*[0-9!#$%^&*+?~@][^\s'"(),;]*)`},
 	// Authorization headers.
 	{any: []string{"bearer"}, fold: true, keyed: true, expr: `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`},
 	{any: []string{"authorization:"}, fold: true, keyed: true, expr: `(?i)(\bauthorization:\s*(?:basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`},
 	// key="a quoted value" where the key names a secret: the whole
 	// quoted value (the rule below stops at a space).
 	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]{4,}(")`},
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*")[^"\n]+(")`},
 	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]{4,}(')`},
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*')[^'\n]+(')`},
 	// key=value and key: value where the key names a secret.
 	{any: []string{"passw", "pwd", "secret", "token", "key", "credential"}, fold: true, keyed: true,
-		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]{4,}`},
+		expr: `(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)[^\s"'&;,]+`},
 }
 
 // secretValue is the value after a secret's flag: a quoted string whole,

@@ -56,6 +56,14 @@ func TestShapes(t *testing.T) {
 		{"npm _authToken", "npm config set //registry.npmjs.org/:_authToken NpmTok3n", "NpmTok3n", []string{"npm config set"}},
 		{"gh secret set --body", "gh secret set DEPLOY_KEY --body Gh5ecretValue", "Gh5ecretValue", []string{"gh secret set DEPLOY_KEY"}},
 		{"key=value", "DB_PASSWORD=hunter2hunter2 ./run", "hunter2hunter2", []string{"DB_PASSWORD=", "./run"}},
+		{"a short value", "curl https://x/api?token=abc&page=2", "abc&", []string{"token=", "&page=2"}},
+		{"a one-character value", `{"secret": "z", "user": "me"}`, `"z"`, []string{`"user": "me"`}},
+		{"a password in error text", "error: login failed: wrong password hunter2 for admin", "hunter2", []string{"wrong password ", " for admin"}},
+		{"a quoted password in error text", "fatal: the password is 'open sesame' (rejected)", "open sesame", []string{"(rejected)"}},
+		{"a PEM key in base64, wrapped", "echo LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KYjNCbGJuTnphQzFyWlhrdGRqRUFBQUFBQkc1dmJtVUFBQUFFYm05dVpRQUFB\nQUFBQUFBQkFBQUFNd0FBQUF0emMyZ3RaVwo= | base64 -d > id", "QUFBQUFBQkFBQUFNd0FBQUF0emMyZ3RaVwo", []string{"echo ", "| base64 -d > id"}},
+		{"a DER RSA key in base64", "KEY=MIIEowIBAAKCAQEAwJ3bZ8s1nVq2yJ0kX9fQeT4Yb7rKp0QmZl3cA1sH2uV5nE6", "AKCAQEAwJ3bZ8s1nVq2yJ0kX9fQeT4Yb7rKp0QmZl3cA1sH2uV5nE6", []string{"KEY="}},
+		{"a PKCS#8 key in base64", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7", "ADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7", nil},
+		{"an OpenSSH key body", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "AAAABG5vbmUAAAAEbm9uZQ", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +106,9 @@ func TestOrdinaryCommandsStay(t *testing.T) {
 		"curl 'https://example.com/search?q=caf%C3%A9%20au%20lait'",
 		"cat /usr/local/share/ca-certificates/internal-root.crt",
 		"echo aGVsbG8gd29ybGQsIHRoaXMgaXMgbm90IGEgc2VjcmV0 | base64 -d",
+		"the password reset link expired; ask for a new password",
+		"MIIDdzCCAl+gAwIBAgIJAJ4 is a certificate, public",
+		"max_tokens=100 tokenizer=bert",
 	} {
 		if got := redact.String(s); got != s {
 			t.Errorf("%q changed: %q", s, got)

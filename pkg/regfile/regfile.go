@@ -12,6 +12,20 @@ import (
 	"os"
 )
 
+// Limits for the files a hook reads. Each is far above what git or a
+// harness writes there, and far below what a hook can hold in memory: a
+// file over its limit is an error, never a partial read.
+const (
+	// MaxGitFile bounds a file of git's storage that holds one line: HEAD,
+	// a .git file, commondir, gitdir, a loose ref.
+	MaxGitFile = 64 << 10
+	// MaxText bounds a configuration file (git's config and each file it
+	// includes, a harness's settings, Codex's config.toml) and a script.
+	MaxText = 1 << 20
+	// MaxRefs bounds packed-refs, which holds one line per ref.
+	MaxRefs = 64 << 20
+)
+
 // ErrNotRegular is wrapped by the error for a path that is a directory, a
 // FIFO, a socket or a device.
 var ErrNotRegular = errors.New("not a regular file")
@@ -24,6 +38,12 @@ var ErrTooLarge = errors.New("larger than the limit")
 // errors.Is(err, fs.ErrNotExist), as os.ReadFile's does.
 func ReadFile(path string, max int64) ([]byte, error) {
 	return readFile(path, max)
+}
+
+// Reader returns ReadFile with the limit max, for the functions that take
+// a reader (gitcmd.Options.ReadFile, gitcmd.LoadConfig).
+func Reader(max int64) func(string) ([]byte, error) {
+	return func(path string) ([]byte, error) { return readFile(path, max) }
 }
 
 func tooLarge(path string, max int64) error {

@@ -120,8 +120,13 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 	if h.Layout != harness.Plugin {
 		normalize = sortedJSON
 	}
+	within := in.Config.Root()
+	if h.IsClaude() && in.Scope == User {
+		within = filepath.Dir(filepath.Dir(path)) // $HOME of $HOME/.claude/settings.json
+	}
 	return Rewrite{
 		Path:         path,
+		Within:       within,
 		Edit:         edit,
 		Normalize:    normalize,
 		NotJSON:      h.Layout == harness.Plugin,

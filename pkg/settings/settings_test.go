@@ -396,10 +396,13 @@ func TestReadOnlySettingsAreLeftAlone(t *testing.T) {
 	}
 }
 
+// A settings file linked to a file inside its scope's directory stays a
+// link, and its target is updated; one linked out of it is refused
+// (testdata/script/settings_links.txtar).
 func TestSymlinkedSettingsStayALink(t *testing.T) {
 	cfg := checkout(t)
 	in := settings.Installer{Config: cfg, Scope: settings.Project}
-	real := filepath.Join(t.TempDir(), "dotfiles", "claude-settings.json")
+	real := filepath.Join(cfg.Root(), "dotfiles", "claude-settings.json")
 	writeFile(t, real, `{"model":"opus"}`, 0o600)
 	if err := os.MkdirAll(filepath.Dir(in.Path()), 0o755); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/jsontree"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
@@ -45,6 +46,11 @@ type Rewrite struct {
 	Keep int
 	// DryRun computes the change and its diff and writes nothing.
 	DryRun bool
+	// Within, when set, is the directory of the file's scope (the
+	// checkout, the home directory): a path that resolves outside it (a
+	// committed .claude/settings.json linked to ../../../.claude/
+	// settings.json) is refused, naming where it leads.
+	Within string
 	// Now stamps backups; nil means time.Now.
 	Now func() time.Time
 	// NotJSON marks a file that is not JSON (the OpenCode plugin): its
@@ -112,6 +118,9 @@ var errChanged = errors.New("changed")
 func (rw Rewrite) Run() (Outcome, error) {
 	target, err := resolveTarget(rw.Path)
 	if err != nil {
+		return Outcome{}, err
+	}
+	if err := rw.inScope(target); err != nil {
 		return Outcome{}, err
 	}
 	out := Outcome{Target: target}
@@ -443,6 +452,26 @@ func keepLineEndings(old, next []byte) []byte {
 	return bytes.ReplaceAll(next, []byte("\n"), []byte("\r\n"))
 }
 
+// inScope refuses a target that resolves (through a link to the file or
+// to a directory on its path) outside the scope's directory.
+func (rw Rewrite) inScope(target string) error {
+	if rw.Within == "" {
+		return nil
+	}
+	dir, err := realpath.Resolve(rw.Within)
+	if err != nil {
+		return err
+	}
+	real, err := realpath.Resolve(target)
+	if err != nil {
+		return err
+	}
+	if !realpath.Within(real, dir) {
+		return fmt.Errorf("%s resolves to %s, outside %s: magehook writes a settings file only inside its scope's directory (a link there would make it write another scope's file); remove the link or point it inside %s", rw.Path, real, dir, dir)
+	}
+	return nil
+}
+
 // resolveTarget follows symbolic links to the file they name and refuses
 // what magehook cannot replace faithfully: a link to nothing (creating it
 // would make directories wherever the link points), a file that is not a
@@ -471,6 +500,9 @@ func resolveTarget(path string) (string, error) {
 			}
 			if info.Mode().Perm()&0o200 == 0 {
 				return "", fmt.Errorf("%s is read-only; make it writable if magehook should change it", path)
+			}
+			if err := foreign(path, abs, info); err != nil {
+				return "", err
 			}
 			if n := hardLinks(info); n > 1 {
 				return "", fmt.Errorf("%s has %d hard links, which replacing it atomically would split; make the other names symbolic links to it (magehook follows those) and run again", path, n)

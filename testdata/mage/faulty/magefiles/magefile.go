@@ -44,6 +44,16 @@ func init() {
 			Run:    func(*hook.Call) (hook.Result, error) { return hook.Result{}, errors.New("cannot read HEAD") },
 		},
 		hook.Handler{
+			// Blocking the analysis did not foresee: a plain read of a
+			// FIFO (FAULTY_HANG) that never gets a writer.
+			Name: "hanggate", Purpose: "a gate that blocks on a FIFO", Policy: hook.Gatekeeper,
+			Events: []string{"PreToolUse", "PermissionRequest"},
+			Run: func(*hook.Call) (hook.Result, error) {
+				_, err := os.ReadFile(os.Getenv("FAULTY_HANG"))
+				return hook.Result{}, err
+			},
+		},
+		hook.Handler{
 			Name: "nobash", Purpose: "a gate that denies Bash", Policy: hook.Gatekeeper,
 			Events: []string{"PreToolUse"}, Matcher: "Bash",
 			Run: func(c *hook.Call) (hook.Result, error) {
