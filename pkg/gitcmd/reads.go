@@ -11,7 +11,8 @@ import (
 // base64), copies elsewhere (cp, tar, zip, curl -d @f), or loads into the
 // shell (source). A gate that keeps secrets out of a session judges these.
 type Read struct {
-	// Path is absolute and clean; empty when Dynamic is set.
+	// Path is absolute and clean; empty when Dynamic is set. A path
+	// inline code expands itself keeps its "~/" (the caller's home).
 	Path string
 	// Dynamic says why the path is only known at run time.
 	Dynamic string
@@ -120,8 +121,10 @@ var readSpecs = sync.OnceValue(func() []readSpec {
 			examples: []readExample{{"head -n 5 .env.local", ".env.local"}, {"tail -c 100 log.txt", "log.txt"}, {"head -20 a", "a"}}},
 		{names: []string{"base64", "base32", "basenc", "uuencode"}, role: rdAll, short: "w", long: []string{"wrap"},
 			examples: []readExample{{"base64 -w0 key.pem", "key.pem"}, {"base64 -d in.b64", "in.b64"}}},
-		{names: []string{"xxd", "od", "hexdump", "hd"}, role: rdAll, short: "cglnosACNjtwe", long: []string{"format", "skip-bytes", "read-bytes", "width", "address-radix"},
-			examples: []readExample{{"xxd -c 16 id_rsa", "id_rsa"}, {"od -A x -t x1z .env", ".env"}}},
+		{names: []string{"xxd"}, role: rdAll, short: "cglnos",
+			examples: []readExample{{"xxd -c 16 id_rsa", "id_rsa"}, {"xxd -p key out.hex", "key out.hex"}}},
+		{names: []string{"od", "hexdump", "hd"}, role: rdAll, short: "AjNStwefns", long: []string{"format", "skip-bytes", "read-bytes", "width", "address-radix", "strings"},
+			examples: []readExample{{"od -A x -t x1z .env", ".env"}, {"od -c .env", ".env"}, {"hexdump -C -n 64 key.p12", "key.p12"}}},
 		{names: []string{"grep", "egrep", "fgrep", "zgrep", "rgrep"}, role: rdPattern, short: "efmABCdD",
 			long:       []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "devices", "directories", "group-separator"},
 			valueReads: []string{"-f", "--file"}, recursive: []string{"-r", "-R", "--recursive", "--dereference-recursive", "-d recurse", "--directories=recurse"},
@@ -335,7 +338,13 @@ func commandReads(c Command, idx int) ([]Read, string) {
 		return gitReads(c, idx), ""
 	}
 	if lang, ok := readInterpreter(name); ok {
-		return interpreterReads(c, idx, lang), ""
+		reads := interpreterReads(c, idx, lang)
+		for i := 1; i+1 < len(c.Args); i++ {
+			if strings.HasPrefix(c.Args[i].Value, "-") && c.Args[i+1].Dynamic == "" && envDumpInCode(c.Args[i+1].Value) {
+				return reads, name + " " + c.Args[i].Value
+			}
+		}
+		return reads, ""
 	}
 	s, ok := readSpecOf(name)
 	if !ok {
@@ -723,15 +732,39 @@ func interpreterReads(c Command, idx int, flag string) []Read {
 			}
 			p := lit
 			if strings.HasPrefix(p, "~/") {
-				continue // expanded by the code, not the shell: judged by the caller's home
+				// Expanded by the code (expanduser, os.homedir()), not
+				// the shell: left for the caller to resolve in its home.
+				out = append(out, Read{Path: p, Op: op, Command: idx})
+				continue
 			}
 			if path := joinDir(c.Dir, p); path != "" {
 				out = append(out, Read{Path: path, Op: op, Command: idx})
 			}
 		}
-		// os.environ / process.env / %ENV / ENV dumped whole.
 	}
 	return out
+}
+
+// envDumpInCode reports whether inline code prints the whole environment
+// (os.environ, process.env, %ENV, ENV.to_h, getenv() without a name).
+func envDumpInCode(code string) bool {
+	for _, whole := range []string{"os.environ", "process.env", "%ENV", "ENV.to_h", "ENV.each", "ENV.inspect", "ENV.to_a", "getenv()", "$_ENV", "Deno.env.toObject", "Bun.env"} {
+		for rest := code; ; {
+			i := strings.Index(rest, whole)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(whole):]
+			// A lookup of one variable names it: os.environ['X'],
+			// os.environ.get(, process.env.X, $ENV{X}.
+			if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, ".get") || strings.HasPrefix(rest, ".setdefault") || strings.HasPrefix(rest, ".pop") ||
+				whole == "process.env" && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "?.")) || whole == "Bun.env" && strings.HasPrefix(rest, ".") {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // stringLiterals returns the quoted strings of code ('...', "...", `...`),

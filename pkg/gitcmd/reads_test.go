@@ -113,11 +113,12 @@ func TestReadsThroughTheCommandModel(t *testing.T) {
 		"git -c alias.s='show HEAD:.env' s":         "HEAD:.env",
 		"git status":                                "",
 		"python3 -c \"print(open('.env').read())\"": ".env",
-		"node -e 'require(\"fs\").readFileSync(\"/home/u/.aws/credentials\")'": "fs /home/u/.aws/credentials",
-		"ruby -e \"puts File.read('.env')\"":                                   ".env",
-		"python3 -c \"$CODE\"":                                                 "?",
-		"ls -la .env && test -f .env && wc -l .env":                            "",
-		"env FOO=1 go test ./...":                                              "",
+		"node -e 'require(\"fs\").readFileSync(\"/home/u/.aws/credentials\")'":    "fs /home/u/.aws/credentials",
+		"ruby -e \"puts File.read('.env')\"":                                      ".env",
+		"python3 -c \"import os; open(os.path.expanduser('~/.ssh/id_ed25519'))\"": "~/.ssh/id_ed25519",
+		"python3 -c \"$CODE\"":                      "?",
+		"ls -la .env && test -f .env && wc -l .env": "",
+		"env FOO=1 go test ./...":                   "",
 	} {
 		if got, _ := readsOf(t, command, "/w"); got != want {
 			t.Errorf("%s: reads %q, want %q", command, got, want)
@@ -129,6 +130,8 @@ func TestWholeEnvironmentDumps(t *testing.T) {
 	for command, want := range map[string]string{
 		"env": "env", "env | grep KEY": "env", "env -0": "env", "printenv": "printenv", "set": "set", "export -p": "export -p",
 		"declare -p": "declare -p", "declare -x": "declare -x", "typeset": "typeset", "bash -c env": "env", "export": "export",
+		"python3 -c 'import os; print(os.environ)'": "python3 -c", "node -e 'console.log(process.env)'": "node -e", "perl -e 'print %ENV'": "perl -e",
+		"python3 -c 'import os; print(os.environ[\"HOME\"])'": "", "node -e 'console.log(process.env.HOME)'": "",
 		"env FOO=1 cmd": "", "printenv HOME": "", "set -euo pipefail": "", "export A=1": "", "declare -a xs": "", "env -u X make": "",
 	} {
 		_, dumps := readsOf(t, command, "/w")
