@@ -17,6 +17,8 @@ import (
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/notify"
+	"github.com/magehook/magehook/hooks/noverify"
+	"github.com/magehook/magehook/hooks/secretguard"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
@@ -32,6 +34,8 @@ func All() []hook.Handler {
 		branchguard.Handler,
 		cmdguard.Handler,
 		configguard.Handler,
+		secretguard.Handler,
+		noverify.Handler,
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
