@@ -18,6 +18,7 @@ import (
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/noverify"
+	"github.com/magehook/magehook/hooks/pathguard"
 	"github.com/magehook/magehook/hooks/secretguard"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
@@ -36,6 +37,7 @@ func All() []hook.Handler {
 		configguard.Handler,
 		secretguard.Handler,
 		noverify.Handler,
+		pathguard.Handler,
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
