@@ -19,6 +19,7 @@ import (
 	"github.com/magehook/magehook/hooks/notify"
 	"github.com/magehook/magehook/hooks/noverify"
 	"github.com/magehook/magehook/hooks/pathguard"
+	"github.com/magehook/magehook/hooks/promptguard"
 	"github.com/magehook/magehook/hooks/secretguard"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
@@ -38,6 +39,7 @@ func All() []hook.Handler {
 		secretguard.Handler,
 		noverify.Handler,
 		pathguard.Handler,
+		promptguard.Handler,
 		stopguard.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
