@@ -14,6 +14,7 @@ import (
 	"github.com/magehook/magehook/hooks/devserver"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/formatter"
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/notify"
@@ -41,6 +42,7 @@ func All() []hook.Handler {
 		pathguard.Handler,
 		promptguard.Handler,
 		stopguard.Handler,
+		formatter.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
 		contextfile.Handler,

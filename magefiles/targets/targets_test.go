@@ -149,6 +149,7 @@ var offHotPath = map[string]string{
 	"hooks/commitmsg/commitmsg.go":       "git's commit-msg hook (git:commitMsg): commitlint's time limit; no tool event reaches it",
 	"pkg/buildinfo/lock_unix.go":         "the build lock: hook:build, hook:install and cmd/ensure (its own process), never a tool call",
 	"pkg/doctor/codextrust.go":           "the doctor asking codex app-server for hook trust",
+	"hooks/formatter/budget.go":          "PostToolUse of an edit, only once a changed file is to be formatted: formatter.budget's time limit",
 }
 
 // noGoroutineTimerOrSignal lists every go statement and every call that
