@@ -77,6 +77,7 @@ var Handler = hook.Handler{
 	Name:    "pathguard",
 	Purpose: "deny writes to protected globs (pathguard.protect) and, in a Go module, to generated files, naming the generator to run instead",
 	Events:  []string{"PreToolUse"},
+	Matcher: "Edit|MultiEdit|Write|NotebookEdit|apply_patch|Bash|PowerShell|mcp__.*",
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }

@@ -36,10 +36,11 @@
 //
 // # HOW IT WORKS
 //
-//  1. PreToolUse, every tool (no matcher: MCP tools are judged too); the
-//     tools that read nothing (Edit, Write, Glob, which lists names, ...)
-//     are let through at once. Harnesses' own tools arrive under the
-//     common names (Gemini's read_file and read_many_files as Read,
+//  1. PreToolUse of Read, NotebookRead, Grep, Bash, PowerShell and every
+//     MCP tool (mcp__.*; a harness whose matchers cannot say that runs it
+//     for every tool, and the tools that read nothing — Edit, Write,
+//     Glob, which lists names — are let through at once). Harnesses' own
+//     tools arrive under the common names (Gemini's read_file and read_many_files as Read,
 //     search_file_content as Grep, Copilot's view as Read, OpenCode's read
 //     and grep, Codex's and Gemini's shells as Bash).
 //  2. Read and NotebookRead: the file (file_path, notebook_path, path,
@@ -92,6 +93,7 @@ var Handler = hook.Handler{
 	Name:    "secretguard",
 	Purpose: "deny reading secret files (.env, private keys, cloud credentials) and environment dumps into the session, by every tool and shell command",
 	Events:  []string{"PreToolUse"},
+	Matcher: "Read|NotebookRead|Grep|Bash|PowerShell|mcp__.*",
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }
