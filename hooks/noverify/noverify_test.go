@@ -143,7 +143,7 @@ func TestOrdinaryGitWorkPasses(t *testing.T) {
 		"git log -n 3", "git diff -- .git/hooks", "HUSKY=1 git commit -m x", "SKIP= git commit -m x", "SKIP=1 make test",
 		"git commit --help", "git config user.name Someone", "git -c user.name=x commit -m y", "cat .git/hooks/commit-msg",
 		"ls .git/hooks", "echo 'git commit --no-verify'", "git commit -m 'never use --no-verify'", "git clean -n",
-		"go test ./... && git add -A && git commit -m 'test: more'", "git grep -n no-verify", "git log -n 1 --format=%s",
+		"go test ./... && git add -A && git commit -m 'test: more'", "git grep -n no-verify", "git log -n 1 --format=%s", "git config core.hooksPath", "git config --get core.hooksPath",
 	} {
 		allowed(t, command, bash(t, dir, command))
 	}

@@ -190,7 +190,7 @@ func TestShellReadsOfSecretsAreDenied(t *testing.T) {
 func TestWhatIsNotAReadPasses(t *testing.T) {
 	w := newWorld(t)
 	for _, command := range []string{
-		"ls -la .env", "test -f .env && echo yes", "cp .env.example .env", "grep -n DATABASE_URL .env.example",
+		"ls -la .env", "test -f .env && echo yes", "mv .env .env.old", "dd if=/dev/zero of=x.img count=1", "cp .env.example .env", "grep -n DATABASE_URL .env.example",
 		"env FOO=1 go test ./...", "printenv HOME", "echo $HOME", "cat src/app.go README.md", "grep -rn TODO src",
 		"rg TODO src", "rg -n DATABASE_URL src", "wc -l .env", "cp .env .env.bak", "stat .env", "set -euo pipefail", "export FOO=1",
 		"git status", "git diff", "git show HEAD:README.md", "go test ./...", "chmod 600 .env", "rm .env.local",

@@ -145,11 +145,13 @@ var readSpecs = sync.OnceValue(func() []readSpec {
 			examples: []readExample{{"jq .token creds.json", "creds.json"}, {"jq --arg k v '.[$k]' a.json", "a.json"}, {"yq -i .a=1 x.yaml", ""}}},
 		{names: []string{"source", "."}, role: rdFirst,
 			examples: []readExample{{"source .env", ".env"}, {". ./env.sh arg", "env.sh"}}},
-		{names: []string{"cp", "ln", "link", "install", "scp", "rsync", "rclone"}, role: rdCopy, short: "tSmogiPFlB",
+		{names: []string{"cp", "mv", "ln", "link", "install", "scp", "rsync", "rclone"}, role: rdCopy, short: "tSmogiPFlB",
 			long:      []string{"target-directory", "suffix", "mode", "owner", "group", "backup", "exclude", "include", "filter", "rsh", "port", "chmod", "chown"},
 			recursive: []string{"-r", "-R", "-a", "--recursive", "--archive"},
 			examples: []readExample{{"cp .env /tmp/x", ".env>/tmp/x"}, {"cp .env.example .env", ".env.example>.env"}, {"cp -r keys out", "tree:keys>out"},
-				{"cp -t dest a b", "a>dest b>dest"}, {"scp .env host:/tmp/", ".env>?"}, {"ln -s .env e", ".env>e"}, {"scp host:x .", ""}}},
+				{"cp -t dest a b", "a>dest b>dest"}, {"scp .env host:/tmp/", ".env>?"}, {"ln -s .env e", ".env>e"}, {"scp host:x .", ""}, {"mv .env /tmp/e", ".env>/tmp/e"}}},
+		{names: []string{"dd"}, role: rdValues,
+			examples: []readExample{{"dd if=.env of=/tmp/x", ".env>/tmp/x"}, {"dd if=id_rsa", "id_rsa"}, {"dd if=/dev/zero of=disk.img count=1", "/dev/zero>disk.img"}}},
 		{names: []string{"tar", "bsdtar", "gtar"}, role: rdArchive, tree: true, short: "fCTXbIHK",
 			long:     []string{"file", "directory", "files-from", "exclude-from", "exclude", "blocking-factor", "use-compress-program", "format", "transform", "owner", "group", "mode", "mtime", "newer"},
 			examples: []readExample{{"tar czf out.tgz .env src", "tree:.env tree:src"}, {"tar -cf - .ssh", "tree:.ssh"}, {"tar -xzf a.tgz", ""}, {"tar tf a.tar", ""}}},
@@ -349,6 +351,9 @@ func commandReads(c Command, idx int) ([]Read, string) {
 	s, ok := readSpecOf(name)
 	if !ok {
 		return nil, ""
+	}
+	if name == "dd" {
+		return ddReads(c, idx), ""
 	}
 	p := parseArgs(c.Args[1:], s, name == "openssl")
 	if len(s.quiet) > 0 && p.has(s.quiet...) {
@@ -804,4 +809,34 @@ func (w *walker) inFile(sc scope, p Word) {
 		}
 	}
 	w.a.InFiles = append(w.a.InFiles, f)
+}
+
+// ddReads is dd's if= (to of=, else printed).
+func ddReads(c Command, idx int) []Read {
+	var in, out Word
+	found := false
+	for _, a := range c.Args[1:] {
+		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+			in, found = Word{Value: v, Dynamic: a.Dynamic, Glob: a.Glob}, true
+		}
+		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+			out = Word{Value: v, Dynamic: a.Dynamic}
+		}
+	}
+	if !found {
+		return nil
+	}
+	r := Read{Op: "dd", Command: idx, Glob: in.Glob}
+	if in.Dynamic != "" {
+		r.Dynamic = in.Dynamic
+	} else if r.Path = joinDir(c.Dir, in.Value); r.Path == "" {
+		r.Dynamic = "a relative path in a directory only known at run time"
+	}
+	switch {
+	case out.Dynamic != "":
+		r.To = "?"
+	case out.Value != "":
+		r.To = joinDir(c.Dir, out.Value)
+	}
+	return []Read{r}
 }
