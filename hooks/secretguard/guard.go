@@ -346,7 +346,12 @@ func (g *guard) shell(command string, quiet bool) ([]string, error) {
 	reads, dumps := a.Reads()
 	var found []string
 	for _, d := range dumps {
-		found = append(found, fmt.Sprintf("%q prints the whole environment, secrets included; print only the variable you need (printenv NAME)", strings.TrimSpace(a.Commands[d.Command].Text)))
+		text := strings.TrimSpace(a.Commands[d.Command].Text)
+		if d.Credential {
+			found = append(found, fmt.Sprintf("%q prints a stored credential (%s)", text, d.Op))
+			continue
+		}
+		found = append(found, fmt.Sprintf("%q prints the whole environment, secrets included; print only the variable you need (printenv NAME)", text))
 	}
 	text := func(r gitcmd.Read) string {
 		if r.Command >= 0 && r.Command < len(a.Commands) {

@@ -66,7 +66,10 @@
 //     command or name, set without arguments, export -p, declare -p/-x,
 //     interpreter code printing os.environ or process.env, PowerShell's
 //     Get-ChildItem Env:. env FOO=1 cmd, printenv HOME and echo "$HOME"
-//     pass.
+//     pass. So are the commands that print a stored credential: gh auth
+//     token, gcloud auth print-access-token, aws configure get of a secret
+//     and export-credentials, kubectl config view --raw, git credential
+//     fill, docker-credential-* get, security find-*-password -w.
 //  5. MCP tools: every argument that reads as a path (absolute, ~/, ./,
 //     or with a slash) naming a secret file that is not a directory.
 //  6. Each path is judged as written and after its symbolic links are

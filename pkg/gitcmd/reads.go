@@ -58,6 +58,10 @@ type TreeFilter struct {
 type Dump struct {
 	Command int
 	Op      string
+	// Credential: the command prints a stored credential (gh auth token,
+	// gcloud auth print-access-token, git credential fill, ...) rather
+	// than the environment.
+	Credential bool
 }
 
 // InFile is a file redirected into a command (< f, <> f, $(< f)).
@@ -201,6 +205,8 @@ func (a *Analysis) Reads() ([]Read, []Dump) {
 		reads = append(reads, r...)
 		if d != "" {
 			dumps = append(dumps, Dump{Command: i, Op: d})
+		} else if p := credentialPrinter(c); p != "" {
+			dumps = append(dumps, Dump{Command: i, Op: p, Credential: true})
 		}
 	}
 	return reads, dumps
@@ -839,4 +845,51 @@ func ddReads(c Command, idx int) []Read {
 		r.To = joinDir(c.Dir, out.Value)
 	}
 	return []Read{r}
+}
+
+// credentialPrinter names a command that prints a stored credential, "" for
+// any other: gh auth token, gh auth status --show-token, gcloud auth
+// print-access-token and print-identity-token, aws configure get of a
+// secret and aws configure export-credentials, kubectl config view --raw,
+// git credential fill, docker-credential-* get, and macOS's security
+// find-*-password -w.
+func credentialPrinter(c Command) string {
+	name := c.Name()
+	var words []string
+	for _, a := range c.Args[1:] {
+		if a.Dynamic == "" {
+			words = append(words, a.Value)
+		}
+	}
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if containsStr(words, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case name == "gh" && has("auth") && (has("token") || has("--show-token", "-t") && has("status")):
+		return "gh auth token"
+	case name == "gcloud" && has("auth") && has("print-access-token", "print-identity-token"):
+		return "gcloud auth print-access-token"
+	case name == "aws" && has("configure") && has("export-credentials"):
+		return "aws configure export-credentials"
+	case name == "aws" && has("configure") && has("get"):
+		for _, w := range words {
+			if l := strings.ToLower(w); strings.Contains(l, "secret") || strings.Contains(l, "token") {
+				return "aws configure get " + w
+			}
+		}
+	case name == "kubectl" && has("config") && has("view") && has("--raw", "--raw=true"):
+		return "kubectl config view --raw"
+	case c.Git != nil && c.Git.Sub == "credential" && len(c.Git.Args) > 0 && (c.Git.Args[0].Value == "fill" || c.Git.Args[0].Value == "get"):
+		return "git credential " + c.Git.Args[0].Value
+	case strings.HasPrefix(name, "docker-credential-") && has("get"):
+		return name + " get"
+	case name == "security" && has("-w") && (has("find-generic-password") || has("find-internet-password")):
+		return "security find-password -w"
+	}
+	return ""
 }

@@ -126,6 +126,26 @@ func TestReadsThroughTheCommandModel(t *testing.T) {
 	}
 }
 
+func TestCredentialPrinters(t *testing.T) {
+	for command, want := range map[string]bool{
+		"gh auth token": true, "gh auth status --show-token": true, "gcloud auth print-access-token": true,
+		"aws configure get aws_secret_access_key": true, "aws configure export-credentials --format env": true,
+		"kubectl config view --raw": true, "echo url=https://x | git credential fill": true, "docker-credential-desktop get": true,
+		"security find-generic-password -s x -w": true,
+		"gh auth status":                         false, "gh pr list": false, "aws configure get region": false, "kubectl config view": false,
+		"gcloud auth list": false, "git credential-cache exit": false,
+	} {
+		_, dumps := readsOf(t, command, "/w")
+		got := false
+		for _, d := range dumps {
+			got = got || d.Credential
+		}
+		if got != want {
+			t.Errorf("%s: prints a credential %v, want %v", command, got, want)
+		}
+	}
+}
+
 func TestWholeEnvironmentDumps(t *testing.T) {
 	for command, want := range map[string]string{
 		"env": "env", "env | grep KEY": "env", "env -0": "env", "printenv": "printenv", "set": "set", "export -p": "export -p",
