@@ -173,11 +173,15 @@ func TestGeminiCatalogue3(t *testing.T) {
 		return modelserver.Step{Calls: []modelserver.Call{{Name: name, Input: input}}}
 	}
 	t.Run("secretguard", func(t *testing.T) {
+		// Gemini's read_file refuses a git-ignored file (.env) itself,
+		// before any hook: the file tool's case is a secrets/ file that
+		// git does not ignore.
+		write(t, c.Dir, "secrets/db.txt", "password="+liveDBPassword+"\n")
 		srv, s := session(t, "read the config", "read the config",
-			call("read_file", map[string]any{"file_path": filepath.Join(c.Dir, ".env")}),
+			call("read_file", map[string]any{"file_path": filepath.Join(c.Dir, "secrets", "db.txt")}),
 			call("run_shell_command", map[string]any{"command": "cat .env.local"}),
 			call("read_file", map[string]any{"file_path": filepath.Join(c.Dir, ".env.example")}))
-		if !srv.Reached("would read .env (a dotenv file)") || !srv.Reached("would read .env.local") {
+		if !srv.Reached("would read secrets/db.txt (the checkout's secrets directory)") || !srv.Reached("would read .env.local") {
 			t.Errorf("secretguard's reasons did not reach the model\n%s\n%s", srv.Dump(), s.Out)
 		}
 		if !srv.Reached("LIVE_EXAMPLE_MARKER=1") {
