@@ -373,6 +373,9 @@ func TestMatch(t *testing.T) {
 		{"Agent", "Task", true},
 		{"Task", "Agent", true},
 		{"startup|resume", "resume", true},
+		{"|Edit||", "Edit", true},
+		{"Edit|", "", false},
+		{" Write ,Edit", "Write", true},
 	}
 	for _, tt := range tests {
 		got, err := hook.Match(tt.matcher, tt.value)
@@ -382,6 +385,10 @@ func TestMatch(t *testing.T) {
 	}
 	if _, err := hook.Match("(unclosed", "x"); err == nil {
 		t.Error("a matcher that does not compile should be an error")
+	}
+	// Every call of every handler matches: an exact list costs nothing.
+	if n := testing.AllocsPerRun(100, func() { hook.Match("Edit|MultiEdit|Write|NotebookEdit|Bash", "Bash") }); n != 0 {
+		t.Errorf("an exact list allocates %v times a match", n)
 	}
 }
 
