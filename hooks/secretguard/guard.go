@@ -173,9 +173,10 @@ func matchSegments(pat, p []string) bool {
 	return len(p) == 0
 }
 
-// grepTool judges Grep (ripgrep): a file path is read; a directory is
-// searched without hidden and git-ignored files, unless the glob
-// (include) names them.
+// grepTool judges Grep (ripgrep, as Claude Code runs it: --hidden, the
+// version-control directories left out, .gitignore respected): a file
+// path is read; a directory is searched without the git-ignored files,
+// unless the glob (include) names them.
 func (g *guard) grepTool() ([]string, error) {
 	p := g.c.Payload
 	dir := g.cwd
@@ -185,7 +186,7 @@ func (g *guard) grepTool() ([]string, error) {
 			break
 		}
 	}
-	f := &gitcmd.TreeFilter{}
+	f := &gitcmd.TreeFilter{Hidden: true}
 	for _, k := range [...]string{"glob", "include"} {
 		if v, ok := p.InputString(k); ok && v != "" {
 			f.Include = append(f.Include, v)

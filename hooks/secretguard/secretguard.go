@@ -45,9 +45,9 @@
 //     and grep, Codex's and Gemini's shells as Bash).
 //  2. Read and NotebookRead: the file (file_path, notebook_path, path,
 //     absolute_path) and every path or pattern of read_many_files' paths.
-//     Grep: its path when it is a file; a directory is searched as ripgrep
-//     does (hidden and git-ignored files skipped, unless its glob names
-//     them).
+//     Grep: its path when it is a file; a directory is searched as Claude
+//     Code's ripgrep does (hidden files searched, git-ignored ones
+//     skipped unless its glob names them).
 //  3. Bash, and the native commands of PowerShell: the files the commands
 //     read and hand on, from the shared command model (pkg/gitcmd, reads.go:
 //     cat, head, less, grep and rg after the pattern, sed, awk, jq,

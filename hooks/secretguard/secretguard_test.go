@@ -205,8 +205,9 @@ func TestWhatIsNotAReadPasses(t *testing.T) {
 func TestGrepToolSearchesAsRipgrep(t *testing.T) {
 	w := newWorld(t)
 	grep := func(in map[string]any) hooktest.Outcome { return w.tool(t, "PreToolUse/grep", in) }
-	// The checkout: .env is hidden and ignored, so ripgrep skips it; the
-	// secrets directory and the .pem are neither.
+	// The checkout: .env and the .pem are ignored, so Claude Code's
+	// ripgrep (--hidden, .gitignore respected) skips them; the tracked
+	// secrets directory is searched.
 	denied(t, "Grep over the checkout", grep(map[string]any{"tool_input.path": w.repo, "tool_input.glob": nil}), "secrets/db.txt")
 	allowed(t, "Grep over src", grep(map[string]any{"tool_input.path": filepath.Join(w.repo, "src"), "tool_input.glob": nil}))
 	allowed(t, "Grep of *.go", grep(map[string]any{"tool_input.path": w.repo, "tool_input.glob": "*.go"}))
@@ -214,14 +215,18 @@ func TestGrepToolSearchesAsRipgrep(t *testing.T) {
 	denied(t, "Grep of the file", grep(map[string]any{"tool_input.path": filepath.Join(w.repo, ".env.local"), "tool_input.glob": nil}), ".env.local")
 	allowed(t, "Grep of the example", grep(map[string]any{"tool_input.path": filepath.Join(w.repo, ".env.example"), "tool_input.glob": nil}))
 	// Without the tracked secrets directory, the checkout's search reads
-	// nothing secret: the dotenv files are hidden and ignored, the key
-	// ignored.
+	// nothing secret: the dotenv files and the key are ignored. A dotenv
+	// file git does not ignore is searched (hidden files are).
 	gittest.Git(t, w.repo, "rm", "-rq", "secrets")
 	allowed(t, "Grep over the checkout", grep(map[string]any{"tool_input.path": w.repo, "tool_input.glob": nil}))
 	allowed(t, "rg over the checkout", w.bash(t, "rg DATABASE_URL"))
 	denied(t, "grep -r over the checkout", w.bash(t, "grep -rn DATABASE_URL ."), ".env")
 	denied(t, "rg -uu over the checkout", w.bash(t, "rg -uu DATABASE_URL"), ".env")
 	allowed(t, "rg --hidden over the checkout", w.bash(t, "rg --hidden DATABASE_URL"))
+	gittest.Write(t, w.repo, map[string]string{"deploy/.env.staging.local2": "X=1\n"})
+	os.WriteFile(filepath.Join(w.repo, ".gitignore"), []byte(".env\n.env.local\n*.pem\n.magehook/\n"), 0o644)
+	denied(t, "Grep over a checkout whose dotenv file git does not ignore", grep(map[string]any{"tool_input.path": w.repo, "tool_input.glob": nil}), ".env")
+	allowed(t, "rg (no --hidden) over it", w.bash(t, "rg DATABASE_URL"))
 }
 
 func TestConfiguredPathsAndExemptions(t *testing.T) {
