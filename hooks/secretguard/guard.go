@@ -76,10 +76,10 @@ func (g *guard) file(what, p string) string {
 // show writes a path as the agent knows it: relative to the cwd when
 // inside it, ~/ in the home directory.
 func (g *guard) show(p string) string {
-	if rel, ok := under(p, g.cwd); ok {
+	if rel, ok := under(filepath.ToSlash(p), filepath.ToSlash(g.cwd)); ok {
 		return rel
 	}
-	if rel, ok := under(p, g.home); ok {
+	if rel, ok := under(filepath.ToSlash(p), filepath.ToSlash(g.home)); ok {
 		return "~/" + rel
 	}
 	return p

@@ -23,34 +23,40 @@ type rule struct {
 	tokens     []string
 }
 
-// Defaults returns the built-in secret files. (A function: nothing is
-// built at start-up.)
-func Defaults() []rule {
-	return []rule{
-		{glob: ".env", what: "a dotenv file"},
-		{glob: ".env.*", what: "a dotenv file"},
-		{glob: "id_rsa", what: "a private key"}, {glob: "id_dsa", what: "a private key"}, {glob: "id_ecdsa", what: "a private key"},
-		{glob: "id_ed25519", what: "a private key"}, {glob: "id_ecdsa_sk", what: "a private key"}, {glob: "id_ed25519_sk", what: "a private key"},
-		{glob: "*.pem", what: "a key or certificate file"}, {glob: "*.key", what: "a private key"},
-		{glob: "*.p12", what: "a key store"}, {glob: "*.pfx", what: "a key store"}, {glob: "*.jks", what: "a key store"},
-		{glob: "*.keystore", what: "a key store"}, {glob: "*.ppk", what: "a private key"},
-		{glob: ".netrc", what: "a credentials file"}, {glob: "_netrc", what: "a credentials file"},
-		{glob: ".pgpass", what: "a credentials file"}, {glob: ".git-credentials", what: "a credentials file"},
-		{glob: ".npmrc", what: "an .npmrc holding a token", tokens: []string{"_authtoken", "_auth", "_password"}},
-		{glob: ".pypirc", what: "a .pypirc holding a password", tokens: []string{"password"}},
-		{glob: ".yarnrc.yml", what: "a .yarnrc.yml holding a token", tokens: []string{"npmauthtoken", "npmauthident"}},
-		{glob: "~/.gem/credentials", what: "a credentials file"},
-		{glob: "~/.aws/credentials", what: "cloud credentials"},
-		{glob: "~/.config/gcloud/**", what: "cloud credentials"},
-		{glob: "~/.kube/config", what: "cluster credentials"},
-		{glob: "~/.docker/config.json", what: "registry credentials"},
-		{glob: "~/.config/gh/hosts.yml", what: "a GitHub token"},
-		{glob: "~/.azure/**", what: "cloud credentials"},
-		{glob: "~/.gnupg/private-keys-v1.d/**", what: "a private key"},
-		{glob: "secrets/**", what: "the checkout's secrets directory"},
-		{glob: "/proc/*/environ", what: "a process's environment"},
-		{glob: "/proc/*/task/*/environ", what: "a process's environment"},
+// defaults are the built-in secret files, lower case: constant data the
+// compiler lays out statically (nothing runs at start-up).
+var defaults = [...]rule{
+	{glob: ".env", what: "a dotenv file"},
+	{glob: ".env.*", what: "a dotenv file"},
+	{glob: "id_rsa", what: "a private key"}, {glob: "id_dsa", what: "a private key"}, {glob: "id_ecdsa", what: "a private key"},
+	{glob: "id_ed25519", what: "a private key"}, {glob: "id_ecdsa_sk", what: "a private key"}, {glob: "id_ed25519_sk", what: "a private key"},
+	{glob: "*.pem", what: "a key or certificate file"}, {glob: "*.key", what: "a private key"},
+	{glob: "*.p12", what: "a key store"}, {glob: "*.pfx", what: "a key store"}, {glob: "*.jks", what: "a key store"},
+	{glob: "*.keystore", what: "a key store"}, {glob: "*.ppk", what: "a private key"},
+	{glob: ".netrc", what: "a credentials file"}, {glob: "_netrc", what: "a credentials file"},
+	{glob: ".pgpass", what: "a credentials file"}, {glob: ".git-credentials", what: "a credentials file"},
+	{glob: ".npmrc", what: "an .npmrc holding a token", tokens: []string{"_authtoken", "_auth", "_password"}},
+	{glob: ".pypirc", what: "a .pypirc holding a password", tokens: []string{"password"}},
+	{glob: ".yarnrc.yml", what: "a .yarnrc.yml holding a token", tokens: []string{"npmauthtoken", "npmauthident"}},
+	{glob: "~/.gem/credentials", what: "a credentials file"},
+	{glob: "~/.aws/credentials", what: "cloud credentials"},
+	{glob: "~/.config/gcloud/**", what: "cloud credentials"},
+	{glob: "~/.kube/config", what: "cluster credentials"},
+	{glob: "~/.docker/config.json", what: "registry credentials"},
+	{glob: "~/.config/gh/hosts.yml", what: "a GitHub token"},
+	{glob: "~/.azure/**", what: "cloud credentials"},
+	{glob: "~/.gnupg/private-keys-v1.d/**", what: "a private key"},
+	{glob: "secrets/**", what: "the checkout's secrets directory"},
+	{glob: "/proc/*/environ", what: "a process's environment"},
+	{glob: "/proc/*/task/*/environ", what: "a process's environment"},
+}
+
+// Defaults returns the built-in secret files' globs and what each is.
+func Defaults() (globs, whats []string) {
+	for _, r := range defaults {
+		globs, whats = append(globs, r.glob), append(whats, r.what)
 	}
+	return globs, whats
 }
 
 // exampleSuffixes mark a dotenv file that documents the names, not the
@@ -59,17 +65,21 @@ var exampleSuffixes = [...]string{".example", ".sample", ".template", ".dist", "
 
 // secrets is what is secret for one call.
 type secrets struct {
+	// root and home are lower case, slash-separated, as the paths
+	// matched.
 	root, home string
-	rules      []rule
-	allow      []string
+	// extra are secretguard.path's rules, allow secretguard.allow's
+	// globs, both lower case.
+	extra []rule
+	allow []string
 	// named are the files the environment names as credentials.
 	named []string
 }
 
 func loadSecrets(c *hook.Call, home string) (*secrets, error) {
-	s := &secrets{home: home, rules: Defaults()}
+	s := &secrets{home: fold(home)}
 	if c.Config != nil {
-		s.root = c.Config.Root()
+		s.root = fold(c.Config.Root())
 		for _, key := range []string{toolingrc.KeySecretguardPath, toolingrc.KeySecretguardAllow} {
 			v, err := c.Config.Get(key)
 			if err != nil {
@@ -81,9 +91,9 @@ func loadSecrets(c *hook.Call, home string) (*secrets, error) {
 					return nil, fmt.Errorf("%s:%d: %s %q is not a valid glob; write a path pattern such as config/*.secret.json", v.Origins[i].File, v.Origins[i].Line, key, g)
 				}
 				if key == toolingrc.KeySecretguardPath {
-					s.rules = append(s.rules, rule{glob: g, what: "a secret file (secretguard.path " + g + ")"})
+					s.extra = append(s.extra, rule{glob: strings.ToLower(g), what: "a secret file (secretguard.path " + g + ")"})
 				} else {
-					s.allow = append(s.allow, g)
+					s.allow = append(s.allow, strings.ToLower(g))
 				}
 			}
 		}
@@ -92,7 +102,7 @@ func loadSecrets(c *hook.Call, home string) (*secrets, error) {
 		for _, k := range []string{"AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "GOOGLE_APPLICATION_CREDENTIALS"} {
 			for _, f := range filepath.SplitList(c.Getenv(k)) {
 				if filepath.IsAbs(f) {
-					s.named = append(s.named, filepath.Clean(f))
+					s.named = append(s.named, fold(filepath.Clean(f)))
 				}
 			}
 		}
@@ -100,26 +110,49 @@ func loadSecrets(c *hook.Call, home string) (*secrets, error) {
 	return s, nil
 }
 
-// match reports whether the absolute path p matches glob g (folded).
-func (s *secrets) match(g, p string) bool {
-	g, p = strings.ToLower(g), strings.ToLower(filepath.ToSlash(p))
+// fold is a path as rules compare it: slash-separated, lower case.
+func fold(p string) string { return strings.ToLower(filepath.ToSlash(p)) }
+
+// folded is a path prepared once for every rule: folded, its base name,
+// and its parts below the home directory and the root.
+type folded struct {
+	path, base           string
+	inHome, inRoot       string
+	underHome, underRoot bool
+}
+
+func (s *secrets) prepare(p string) folded {
+	f := folded{path: fold(p)}
+	f.base = path.Base(f.path)
+	if s.home != "" {
+		f.inHome, f.underHome = under(f.path, s.home)
+	}
+	if s.root != "" {
+		f.inRoot, f.underRoot = under(f.path, s.root)
+	}
+	return f
+}
+
+// match reports whether a prepared path matches glob g (lower case).
+func match(g string, f folded) bool {
 	switch {
 	case strings.HasPrefix(g, "~/"):
-		if s.home == "" {
-			return false
-		}
-		rel, ok := under(p, strings.ToLower(filepath.ToSlash(s.home)))
-		return ok && glob.Match("/"+g[2:], rel)
+		return f.underHome && glob.Match("/"+g[2:], f.inHome)
 	case strings.HasPrefix(g, "/"):
-		return glob.Match(g, strings.TrimPrefix(p, "/"))
-	case !strings.Contains(strings.TrimSuffix(g, "/"), "/"):
-		return glob.Match(g, path.Base(p))
-	}
-	if s.root == "" {
+		return glob.Match(g, strings.TrimPrefix(f.path, "/"))
+	case strings.HasSuffix(g, "/") && !strings.Contains(g[:len(g)-1], "/"):
+		// dir/: everything below a directory of that name, at any depth.
+		for _, part := range strings.Split(path.Dir(f.path), "/") {
+			if ok, _ := path.Match(g[:len(g)-1], part); ok {
+				return true
+			}
+		}
 		return false
+	case !strings.Contains(g, "/"):
+		ok, _ := path.Match(g, f.base)
+		return ok
 	}
-	rel, ok := under(p, strings.ToLower(filepath.ToSlash(s.root)))
-	return ok && glob.Match("/"+g, rel)
+	return f.underRoot && glob.Match("/"+g, f.inRoot)
 }
 
 func under(p, dir string) (string, bool) {
@@ -149,32 +182,38 @@ func (s *secrets) what(p string) string {
 }
 
 func (s *secrets) whatAt(p string) string {
+	f := s.prepare(p)
 	for _, a := range s.allow {
-		if s.match(a, p) {
+		if match(a, f) {
 			return ""
 		}
 	}
 	for _, n := range s.named {
-		if n == p {
+		if n == f.path {
 			return "a credentials file the environment names"
 		}
 	}
-	base := strings.ToLower(filepath.Base(p))
-	for _, r := range s.rules {
-		if !s.match(r.glob, p) {
-			continue
+	for i := range defaults {
+		if w := s.judge(&defaults[i], f, p); w != "" {
+			return w
 		}
-		if r.glob == ".env.*" {
-			if example(base) {
-				continue
-			}
+	}
+	for i := range s.extra {
+		if w := s.judge(&s.extra[i], f, p); w != "" {
+			return w
 		}
-		if len(r.tokens) > 0 && !holds(p, r.tokens) {
-			continue
-		}
-		return r.what
 	}
 	return ""
+}
+
+func (s *secrets) judge(r *rule, f folded, p string) string {
+	if !match(r.glob, f) || r.glob == ".env.*" && example(f.base) {
+		return ""
+	}
+	if len(r.tokens) > 0 && !holds(p, r.tokens) {
+		return ""
+	}
+	return r.what
 }
 
 // example reports whether a dotenv file's name marks it as an example
@@ -217,8 +256,8 @@ func (s *secrets) mentions(text string) bool {
 			return true
 		}
 	}
-	for _, r := range s.rules {
-		if lit := literal(r.glob); len(lit) >= 3 && strings.Contains(t, strings.ToLower(lit)) {
+	for _, r := range s.extra {
+		if lit := literal(r.glob); len(lit) >= 3 && strings.Contains(t, lit) {
 			return true
 		}
 	}

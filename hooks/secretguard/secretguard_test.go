@@ -230,11 +230,12 @@ func TestGrepToolSearchesAsRipgrep(t *testing.T) {
 }
 
 func TestConfiguredPathsAndExemptions(t *testing.T) {
-	w := newWorld(t, "secretguard.path config/*.json", "secretguard.path 'prod.cfg'", "secretguard.allow 'secrets/public/**'", "secretguard.allow sub/.env.production")
+	w := newWorld(t, "secretguard.path config/*.json", "secretguard.path 'prod.cfg'", "secretguard.allow 'secrets/public/**'", "secretguard.allow sub/.env.production", "secretguard.path vault/")
 	gittest.Write(t, w.repo, map[string]string{"config/prod.json": "{}", "secrets/public/readme.txt": "x", "deep/prod.cfg": "x"})
 	denied(t, "config json", w.bash(t, "cat config/prod.json"), "secretguard.path config/*.json")
 	denied(t, "a name at any depth", w.bash(t, "cat deep/prod.cfg"), "prod.cfg")
 	allowed(t, "an exempt file", w.bash(t, "cat secrets/public/readme.txt"))
+	denied(t, "a directory at any depth", w.bash(t, "cat deep/vault/x.txt"), "secretguard.path vault/")
 	allowed(t, "an exempt dotenv", w.bash(t, "cat sub/.env.production"))
 	denied(t, "the rest of secrets/", w.bash(t, "cat secrets/db.txt"), "secrets/db.txt")
 
