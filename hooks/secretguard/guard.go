@@ -502,9 +502,7 @@ func (g *guard) powershell(command string) ([]string, error) {
 				dump = true
 			}
 			if strings.Contains(t, "[system.io.file]::") || strings.Contains(t, "[io.file]::") {
-				for _, lit := range quoted(w.Text) {
-					paths = append(paths, lit)
-				}
+				paths = append(paths, quoted(w.Text)...)
 				if w.Group && w.Inner >= 0 && w.Inner < len(cmds) {
 					// The method's arguments: the group's command.
 					for _, a := range cmds[w.Inner].Args {
