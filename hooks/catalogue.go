@@ -14,9 +14,14 @@ import (
 	"github.com/magehook/magehook/hooks/devserver"
 	"github.com/magehook/magehook/hooks/docdrift"
 	"github.com/magehook/magehook/hooks/docorphan"
+	"github.com/magehook/magehook/hooks/formatter"
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/hooks/ledger"
 	"github.com/magehook/magehook/hooks/notify"
+	"github.com/magehook/magehook/hooks/noverify"
+	"github.com/magehook/magehook/hooks/pathguard"
+	"github.com/magehook/magehook/hooks/promptguard"
+	"github.com/magehook/magehook/hooks/secretguard"
 	"github.com/magehook/magehook/hooks/sessionclock"
 	"github.com/magehook/magehook/hooks/stopguard"
 	"github.com/magehook/magehook/hooks/stopreminder"
@@ -33,7 +38,12 @@ func All() []hook.Handler {
 		branchguard.SessionHandler,
 		cmdguard.Handler,
 		configguard.Handler,
+		secretguard.Handler,
+		noverify.Handler,
+		pathguard.Handler,
+		promptguard.Handler,
 		stopguard.Handler,
+		formatter.Handler,
 		auditlog.Handler,
 		decisionlog.Handler,
 		contextfile.Handler,

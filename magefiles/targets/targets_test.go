@@ -150,6 +150,7 @@ var offHotPath = map[string]string{
 	"pkg/buildinfo/lock_unix.go":         "the build lock: hook:build, hook:install and cmd/ensure (its own process), never a tool call",
 	"pkg/doctor/codextrust.go":           "the doctor asking codex app-server for hook trust",
 	"pkg/budget/alarm.go":                "the watchdog of a tool-gating decision: one runtime timer, armed per decision; it starts a goroutine only when it rings, at the deadline (TestDispatchStartsNoGoroutine runs with it armed)",
+	"hooks/formatter/budget.go":          "PostToolUse of an edit, only once a changed file is to be formatted: formatter.budget's time limit",
 }
 
 // noGoroutineTimerOrSignal lists every go statement and every call that

@@ -83,6 +83,9 @@ type Analysis struct {
 	// --edit, a write to a configuration file).
 	GitConfig        []string
 	GitConfigDynamic string
+	// InFiles are the files redirected into commands (< f, <> f, $(< f));
+	// Reads (reads.go) adds what the commands read themselves.
+	InFiles []InFile
 }
 
 // Command is one simple command as the shell would run it.

@@ -401,9 +401,13 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) res {
 		case syntax.RdrIn:
 			if p := w.joined(r.Word, sc); p.Dynamic == "" {
 				in.stdin = &input{file: w.abs(sc, p.Value)}
+				w.inFile(sc, p)
 			} else {
 				in.stdin = nil
+				w.inFile(sc, p)
 			}
+		case syntax.RdrInOut:
+			w.inFile(sc, w.joined(r.Word, sc))
 		}
 		redirs = append(redirs, r)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -390,6 +391,24 @@ func TestMatch(t *testing.T) {
 	// Every call of every handler matches: an exact list costs nothing.
 	if n := testing.AllocsPerRun(100, func() { hook.Match("Edit|MultiEdit|Write|NotebookEdit|Bash", "Bash") }); n != 0 {
 		t.Errorf("an exact list allocates %v times a match", n)
+	}
+}
+
+// TestLiteralAlternationsMatchAsCompiled: an alternation of names (each
+// perhaps followed by .*) is matched without compiling it, exactly as the
+// compiled expression matches, and without allocating.
+func TestLiteralAlternationsMatchAsCompiled(t *testing.T) {
+	values := []string{"Read", "NotebookRead", "Grep", "Bash", "BashOutput", "mcp__fs__read_file", "xmcp__", "Write", "", "Agent", "Task"}
+	for _, m := range []string{"Read|NotebookRead|Grep|Bash|PowerShell|mcp__.*", "Edit.*", "mcp__memory__.*", "Read.*|Task", "a-b|c_d.*"} {
+		re := regexp.MustCompile(m)
+		for _, v := range values {
+			if got, err := hook.Match(m, v); err != nil || got != re.MatchString(v) {
+				t.Errorf("Match(%q, %q) = %v, %v; the expression says %v", m, v, got, err, re.MatchString(v))
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { hook.Match("Read|NotebookRead|Grep|Bash|PowerShell|mcp__.*", "Glob") }); n != 0 {
+		t.Errorf("a literal alternation allocates %v times a match", n)
 	}
 }
 

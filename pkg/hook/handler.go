@@ -260,6 +260,9 @@ func Match(matcher, value string) (bool, error) {
 	if isExactList(matcher) {
 		return inExactList(matcher, value), nil
 	}
+	if ok, literal := literalAlternation(matcher, value); literal {
+		return ok, nil
+	}
 	m, err := compileMatcher(matcher)
 	if err != nil {
 		return false, err
@@ -320,6 +323,34 @@ func inExactList(matcher, value string) bool {
 		}
 	}
 	return false
+}
+
+// literalAlternation matches, without compiling it, a regular expression
+// that is an alternation of literal names each optionally followed by ".*"
+// ("Read|Grep|mcp__.*"): unanchored, as the compiled expression would,
+// a value matches when it holds one of the names. literal is false for any
+// other expression.
+func literalAlternation(m, value string) (ok, literal bool) {
+	for rest := m; ; {
+		part := rest
+		i := strings.IndexByte(rest, '|')
+		if i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		}
+		name := strings.TrimSuffix(part, ".*")
+		if name == "" {
+			return false, false
+		}
+		for j := 0; j < len(name); j++ {
+			if c := name[j]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+				return false, false
+			}
+		}
+		ok = ok || strings.Contains(value, name)
+		if i < 0 {
+			return ok, true
+		}
+	}
 }
 
 func isExactList(m string) bool {

@@ -79,6 +79,20 @@ func Doc(key string) (meaning, defaultText string, ok bool) {
 		return "the learning library's default project", "the root's name", true
 	case KeyWikiProjects:
 		return "the library's directory whose children are projects", "", true
+	case KeySecretguardPath:
+		return "secretguard: a glob of secret files, added to the built-in ones (`.env`, `.env.*` but the examples, private keys, `.netrc`, cloud credentials, `secrets/**`, ...; a pattern without `/` matches the file name anywhere, `~/` is the home directory); the lists of a repository's files add up; repeat", "", true
+	case KeySecretguardAllow:
+		return "secretguard: a glob of files that are no secret though a rule names them (`testdata/**`); repeat", "", true
+	case KeyPathguardProtect:
+		return "pathguard: a glob of files the agent may not change on any branch (`migrations/applied/**`, `vendor/**`); the lists of a repository's files add up; repeat", "", true
+	case KeyPathguardGenerated:
+		return "pathguard: in a Go module, also deny changes to generated files (`// Code generated ... DO NOT EDIT.`), naming the generator", "", true
+	case KeyPromptguardAllow:
+		return "promptguard: a glob of values that may be sent in a prompt though they look like a secret (`sk_test_*`, a documented example key); repeat", "", true
+	case KeyFormatterRun:
+		return "formatter: `<glob> <command...>`, the formatter of the files the glob matches, run as an argument list with the file appended (or at `{}`); `-` formats nothing; the first matching line wins; repeat", "`*.go gofmt -w` in a Go module", true
+	case KeyFormatterBudget:
+		return "formatter: the time all formatting after one tool call may take (a Go duration)", "", true
 	}
 	return "", "", false
 }

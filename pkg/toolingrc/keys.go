@@ -46,6 +46,13 @@ const (
 	KeyCmdguardOff         = "cmdguard.off"
 	KeyDeployCeiling       = "deploy.ceiling"
 	KeyDeployEnvironments  = "deploy.environments"
+	KeySecretguardPath     = "secretguard.path"
+	KeySecretguardAllow    = "secretguard.allow"
+	KeyPathguardProtect    = "pathguard.protect"
+	KeyPathguardGenerated  = "pathguard.generated"
+	KeyPromptguardAllow    = "promptguard.allow"
+	KeyFormatterRun        = "formatter.run"
+	KeyFormatterBudget     = "formatter.budget"
 )
 
 type kind int
@@ -71,7 +78,7 @@ type keySpec struct {
 // cannot remove them.
 func additive(key string) bool {
 	switch key {
-	case KeyHookEnable, KeyGuardProtect:
+	case KeyHookEnable, KeyGuardProtect, KeySecretguardPath, KeyPathguardProtect:
 		return true
 	}
 	return false
@@ -139,6 +146,14 @@ func specOf(key string) (keySpec, bool) {
 		return keySpec{kindToken, nil}, true
 	case KeyDeployEnvironments:
 		return keySpec{kindToken, []string{"dev", "staging", "production"}}, true
+	case KeySecretguardPath, KeySecretguardAllow, KeyPathguardProtect, KeyPromptguardAllow:
+		return keySpec{kindWord, []string{}}, true // globs (hooks/secretguard, pathguard, promptguard)
+	case KeyPathguardGenerated:
+		return keySpec{kindBool, []string{"yes"}}, true
+	case KeyFormatterRun:
+		return keySpec{kindText, []string{}}, true // '<glob> <command...>' (hooks/formatter)
+	case KeyFormatterBudget:
+		return keySpec{kindWord, []string{"20s"}}, true // a duration
 	}
 	return keySpec{}, false
 }

@@ -22,6 +22,10 @@ func Keys() []string {
 		KeyDevserverCommand, KeyDevserverPort, KeyDevserverPidfile,
 		KeyCmdguardRule, KeyCmdguardAllow, KeyCmdguardDeny, KeyCmdguardWarn, KeyCmdguardOff,
 		KeyDeployCeiling, KeyDeployEnvironments,
+		KeySecretguardPath, KeySecretguardAllow,
+		KeyPathguardProtect, KeyPathguardGenerated,
+		KeyPromptguardAllow,
+		KeyFormatterRun, KeyFormatterBudget,
 	}
 }
 
