@@ -22,6 +22,7 @@ const (
 	KeyGuardProtect       = "guard.protect"
 	KeyGuardStopcheck     = "guard.stopcheck"
 	KeyCommitConventional = "commit.conventional"
+	KeyOtelExport         = "otel.export"
 
 	// The catalogue handlers' keys (hooks/*; README configuration table).
 	KeyContextFile         = "context.file"
@@ -108,6 +109,8 @@ func specOf(key string) (keySpec, bool) {
 	case KeyGuardStopcheck:
 		return keySpec{kindText, nil}, true
 	case KeyCommitConventional:
+		return keySpec{kindBool, []string{"no"}}, true
+	case KeyOtelExport:
 		return keySpec{kindBool, []string{"no"}}, true
 	case KeyContextFile:
 		return keySpec{kindPath, []string{}}, true
