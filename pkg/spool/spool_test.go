@@ -13,8 +13,8 @@ import (
 
 func rec(i int) spool.Record {
 	return spool.Record{ID: fmt.Sprint(i), Time: time.Unix(0, int64(i)), Kind: spool.KindCall, Severity: spool.Info,
-		Body: fmt.Sprintf("call %d %0100d", i, i),
-		Attrs: []spool.Attr{spool.Int("n", int64(i)), spool.String("s", "a\"b"), spool.Bool("b", true), spool.Strings("l", []string{"x", "y"})},
+		Body:     fmt.Sprintf("call %d %0100d", i, i),
+		Attrs:    []spool.Attr{spool.Int("n", int64(i)), spool.String("s", "a\"b"), spool.Bool("b", true), spool.Strings("l", []string{"x", "y"})},
 		Resource: []spool.Attr{spool.String("magehook.harness", "claude")}}
 }
 
