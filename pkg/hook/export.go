@@ -42,8 +42,9 @@ func ShipperFor(cfg *toolingrc.Config) string {
 }
 
 // Export appends rec to the checkout's spool when export is on, filling
-// its ID, time and resource, and starts the shipper when the append made a
-// segment. Best effort: a record that cannot be spooled never fails a
+// its ID, time and resource (the harness, when not empty, and the running
+// binary's source hash unless rec names one), and starts the shipper when
+// the append made a segment. Best effort: a record that cannot be spooled never fails a
 // hook.
 func Export(cfg *toolingrc.Config, harness string, now time.Time, rec spool.Record) {
 	s := SpoolFor(cfg)
@@ -56,8 +57,16 @@ func Export(cfg *toolingrc.Config, harness string, now time.Time, rec spool.Reco
 func export(s *spool.Spool, cfg *toolingrc.Config, harness string, now time.Time, rec spool.Record) {
 	rec.ID = spool.NewID(now)
 	rec.Time = now
-	rec.Resource = append(rec.Resource, spool.String("magehook.harness", harness),
-		spool.String("magehook.binary.hash", buildinfo.Source))
+	if harness != "" {
+		rec.Resource = append(rec.Resource, spool.String("magehook.harness", harness))
+	}
+	hashed := false
+	for _, a := range rec.Resource {
+		hashed = hashed || a.Key == "magehook.binary.hash"
+	}
+	if !hashed {
+		rec.Resource = append(rec.Resource, spool.String("magehook.binary.hash", buildinfo.Source))
+	}
 	if rotated, err := s.Append(rec); err == nil && rotated {
 		s.Kick(ShipperFor(cfg), os.Environ())
 	}

@@ -1,0 +1,37 @@
+package doctor
+
+import (
+	"strings"
+	"time"
+
+	"github.com/magehook/magehook/pkg/drift"
+	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/spool"
+)
+
+// exportDrift spools the checkout's drift records, one per settings scope,
+// when it exports (otel.export yes): the settings compared as at session
+// start, with what only the doctor knows, a stale binary and the entries a
+// client has not trusted (its trust checks' problems).
+func (d *doctor) exportDrift() {
+	if hook.SpoolFor(d.cfg) == nil {
+		return
+	}
+	rep, err := drift.Check(d.cfg, d.Handlers, d.Home)
+	if err != nil {
+		return // the checks above have said what does not read
+	}
+	f := drift.Facts{Stale: d.r.Stale, Untrusted: []string{}, Source: "doctor"}
+	for _, l := range d.r.Lines {
+		if l.Status == Problem && strings.Contains(l.Check, "trust") {
+			f.Untrusted = append(f.Untrusted, l.Detail)
+		}
+	}
+	now := time.Now()
+	for _, rec := range rep.Records(f) {
+		if d.r.Binary != "" {
+			rec.Resource = append(rec.Resource, spool.String("magehook.binary.hash", d.r.Binary))
+		}
+		hook.Export(d.cfg, "", now, rec)
+	}
+}
