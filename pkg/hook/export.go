@@ -57,6 +57,7 @@ func Export(cfg *toolingrc.Config, harness string, now time.Time, rec spool.Reco
 func export(s *spool.Spool, cfg *toolingrc.Config, harness string, now time.Time, rec spool.Record) {
 	rec.ID = spool.NewID(now)
 	rec.Time = now
+	rec.Resource = append(rec.Resource, spool.String("magehook.checkout", cfg.Root()))
 	if harness != "" {
 		rec.Resource = append(rec.Resource, spool.String("magehook.harness", harness))
 	}
