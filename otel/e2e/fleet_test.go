@@ -233,7 +233,19 @@ func TestFleetEndToEnd(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the shipper: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(filepath.Join(src, "bin", "magehook"), "hook:install").CombinedOutput(); err != nil {
+	install := exec.Command(filepath.Join(src, "bin", "magehook"), "hook:install")
+	install.Dir = src
+	// A HOME of its own moves the go command's caches unless they are named.
+	var goEnv []string
+	for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPATH"} {
+		v, err := exec.Command("go", "env", k).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		goEnv = append(goEnv, k+"="+strings.TrimSpace(string(v)))
+	}
+	install.Env = append(append(os.Environ(), goEnv...), "HOME="+t.TempDir())
+	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("hook:install: %v\n%s", err, out)
 	}
 	gittest.Git(t, src, "add", "-A")
@@ -268,7 +280,7 @@ func TestFleetEndToEnd(t *testing.T) {
 				m.env = append(m.env, e)
 			}
 		}
-		m.env = append(m.env, "HOME="+m.home, "CLAUDE_PROJECT_DIR="+m.checkout,
+		m.env = append(append(m.env, goEnv...), "HOME="+m.home, "CLAUDE_PROJECT_DIR="+m.checkout,
 			"OTEL_EXPORTER_OTLP_ENDPOINT=http://"+addr, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf",
 			"OTEL_RESOURCE_ATTRIBUTES=host.name="+name+",team.name=platform")
 		return m
@@ -299,6 +311,16 @@ func TestFleetEndToEnd(t *testing.T) {
 	guard := []any{map[string]any{"matcher": "Bash", "hooks": []any{command("$HOME/.claude/hooks/laptop-guard.sh")}}}
 	writeJSON(filepath.Join(c.home, ".claude", "settings.json"), map[string]any{
 		"hooks": map[string]any{"PreToolUse": guard}, "_hooks_local": map[string]any{"PreToolUse": guard}})
+	// c's agent client is on its PATH (a stand-in that only says its
+	// version): the shipper names the harness's version from it.
+	clientDir := filepath.Join(c.home, "client")
+	os.MkdirAll(clientDir, 0o755)
+	os.WriteFile(filepath.Join(clientDir, "claude"), []byte("#!/bin/sh\necho '2.1.328 (Claude Code)'\n"), 0o755)
+	for i, e := range c.env {
+		if strings.HasPrefix(e, "PATH=") {
+			c.env[i] = "PATH=" + clientDir + string(os.PathListSeparator) + e[len("PATH="):]
+		}
+	}
 	f, _ := os.OpenFile(filepath.Join(d.checkout, "magefiles", "magefile.go"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("\n// edited after the binary was built\n")
 	f.Close()
@@ -328,9 +350,14 @@ func TestFleetEndToEnd(t *testing.T) {
 	})
 
 	want := map[string]string{} // uid → machine
+	spoolBytes := int64(0)
 	for _, m := range machines[1:] {
 		for _, id := range m.spooled(t) {
 			want[id] = m.name
+		}
+		segs, _ := m.spool().Segments()
+		for _, g := range segs {
+			spoolBytes += g.Bytes
 		}
 		if code, out := m.ship(t, shipper); code != 0 {
 			t.Fatalf("ship %s: exit %d\n%s", m.name, code, out)
@@ -378,13 +405,33 @@ func TestFleetEndToEnd(t *testing.T) {
 	running = false
 
 	got, dups := exported(t, out)
+	jsonBytes := int64(0)
+	files, _ := filepath.Glob(filepath.Join(out, "*"))
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			jsonBytes += info.Size()
+		}
+	}
+	// The figures docs/fleet.md's sizing uses: records per session of
+	// this script (SessionStart, 2 PreToolUse, PostToolUse, doctor) and
+	// their size in the spool and in the collector's OTLP JSON (logs and
+	// metrics together).
+	t.Logf("measure: %d records from 4 machines' spools, %d spool bytes (%d a record); %d records exported in all, %d bytes of OTLP JSON (%d a record, metrics included)",
+		len(want)-len(waiting), spoolBytes, spoolBytes/int64(max(len(want)-len(waiting), 1)), len(got), jsonBytes, jsonBytes/int64(max(len(got), 1)))
 	for id, name := range want {
 		r, ok := got[id]
 		if !ok {
 			t.Errorf("record %s of %s never reached the collector", id, name)
 			continue
 		}
-		for k, v := range map[string]any{"host.name": name, "team.name": "platform", "service.name": "magehook", "magehook.harness": "claude"} {
+		wantRes := map[string]any{"host.name": name, "team.name": "platform", "service.name": "magehook", "magehook.harness": "claude"}
+		switch {
+		case r.attrs["magehook.drift.source"] == "doctor":
+			delete(wantRes, "magehook.harness") // the doctor is no harness's
+		case name == "machine-c":
+			wantRes["magehook.harness.version"] = "2.1.328"
+		}
+		for k, v := range wantRes {
 			if r.res[k] != v {
 				t.Errorf("record %s: resource %s = %v, want %v", id, k, r.res[k], v)
 			}
@@ -422,8 +469,8 @@ func TestFleetEndToEnd(t *testing.T) {
 	}
 	t.Logf("fleet:\n%s", text)
 	for _, wantText := range []string{
-		"machine-b " + b.checkout + ": DRIFTED", "-PreToolUse[",
-		"machine-c " + c.checkout + ": converged", "~PreToolUse[Bash] laptop-guard.sh",
+		"machine-b " + b.checkout + ": DRIFTED", "project: -PreToolUse magehook",
+		"machine-c " + c.checkout + ": converged", "harnesses claude 2.1.328", "~PreToolUse[Bash] laptop-guard.sh",
 		"machine-d " + d.checkout + ": DRIFTED", "binary: stale",
 		"machine-e " + e.checkout + ": DRIFTED", "+Stop notify.sh",
 	} {
