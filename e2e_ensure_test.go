@@ -139,3 +139,47 @@ func TestAStaleBinaryIsRebuiltAtSessionStart(t *testing.T) {
 		t.Error("the binary was not replaced")
 	}
 }
+
+// TestAnAdoptedCheckoutStaysClean: in a repository whose .gitignore says
+// nothing about magehook, hook:install ignores every path magehook
+// writes; once the user commits what install wrote, a session's start, a
+// tool call, a worktree's bootstrap and a stop leave git status empty.
+func TestAnAdoptedCheckoutStaysClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\nhook.enable stopguard\nguard.stopcheck true\n")
+	gittest.Commit(t, repo, "no ignores", map[string]string{".gitignore": "# nothing of magehook's\n"})
+	mage := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", append([]string{"tool", "mage"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mage %v: %v\n%s", args, err, out)
+		}
+	}
+	mage("hook:install")
+	gittest.Git(t, repo, "add", "-A")
+	gittest.Git(t, repo, "commit", "-qm", "adopt magehook")
+	if st := gittest.Git(t, repo, "ls-files", "bin", ".magehook"); st != "" {
+		t.Fatalf("install's own files were committed: %s", st)
+	}
+	// A fresh clone's session: the binary is built by the entry.
+	os.RemoveAll(filepath.Join(repo, "bin"))
+	claude, _ := harness.Lookup("claude")
+	command := func(event, target string) string {
+		return claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: event, Target: target, Timeout: 120})
+	}
+	env := "CLAUDE_PROJECT_DIR=" + repo
+	if code, _, errOut := runHook(t, command("SessionStart", "sessionStart"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"SessionStart","source":"startup"}`, env); code != 0 {
+		t.Fatalf("SessionStart: exit %d %s", code, errOut)
+	}
+	runHook(t, command("PreToolUse", "preToolUse"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m x"}}`, env)
+	mage("worktree:create", "feature")
+	if code, _, errOut := runHook(t, command("Stop", "stop"), repo, `{"session_id":"s","cwd":"`+repo+`","hook_event_name":"Stop","stop_hook_active":false}`, env); code != 0 {
+		t.Fatalf("Stop: exit %d %s", code, errOut)
+	}
+	if st := gittest.Git(t, repo, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status after a session is not empty:\n%s", st)
+	}
+}

@@ -52,16 +52,28 @@ func budget(timeout, spent time.Duration) time.Duration {
 // spentBefore is how long the hook command had run when this program
 // started: the age of go run, its parent, started by the command.
 func spentBefore() time.Duration {
-	self, parent := proc.StartTime(os.Getpid()), proc.StartTime(os.Getppid())
-	if self != 0 && parent != 0 && parent <= self {
-		return time.Duration(self-parent) * time.Second / 100 // /proc counts USER_HZ, 100 a second
+	return spent(os.Getpid(), os.Getppid(), proc.StartTime, psEtime)
+}
+
+// spent is the time between parent's start and self's, from the start
+// times (in USER_HZ ticks since boot, 0 when unknown), else from ps's
+// elapsed time of the parent.
+func spent(self, parent int, start func(pid int) uint64, etime func(pid int) (string, error)) time.Duration {
+	s, p := start(self), start(parent)
+	if s != 0 && p != 0 && p <= s {
+		return time.Duration(s-p) * time.Second / 100 // /proc counts USER_HZ, 100 a second
 	}
-	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(os.Getppid())).Output()
+	out, err := etime(parent)
 	if err != nil {
 		return 0
 	}
-	d, _ := parseEtime(strings.TrimSpace(string(out)))
+	d, _ := parseEtime(strings.TrimSpace(out))
 	return d
+}
+
+func psEtime(pid int) (string, error) {
+	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(pid)).Output()
+	return string(out), err
 }
 
 // parseEtime reads ps's elapsed time, [[dd-]hh:]mm:ss.

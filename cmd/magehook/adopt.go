@@ -151,7 +151,7 @@ func adopt(o options) error {
 		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
 	}
 	if dir, ok := localReplace(root); ok {
-		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (README: Using it in another repository).")
+		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (docs/adopting.md).")
 	}
 	printNotes(o, notes)
 	return nil

@@ -123,7 +123,7 @@ func toolingrcStep(root string, o options) ([]step, []note, error) {
 		lines.WriteString("hook.enable " + n + "\n")
 	}
 	if !exists {
-		text := "# magehook's configuration (README: Configuration). One key and value per line.\n" + lines.String()
+		text := "# magehook's configuration (docs/configuration.md). One key and value per line.\n" + lines.String()
 		return []step{{what: "write .toolingrc enabling " + strings.Join(missing, ", "), text: text, do: func() error { return writeNew(path, text) }}}, nil, nil
 	}
 	if len(o.Enable) == 0 && !asked {

@@ -74,15 +74,6 @@ func (a *args) has(names ...string) bool {
 	return false
 }
 
-func (a *args) hasPrefix(p string) bool {
-	for _, f := range a.flags {
-		if strings.HasPrefix(f, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // parseArgs reads git-style options: valued names options that take a
 // value ("-m", "--message"); short options may be bundled (-am).
 func parseArgs(words []gitcmd.Word, valued ...string) args {

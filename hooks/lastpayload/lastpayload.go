@@ -19,10 +19,11 @@
 //     one pass over the JSON (payload.MapStrings), so the result stays
 //     valid JSON with the members in the order sent; strings longer than
 //     MaxString are cut.
-//  3. It replaces <state.dir>/last/<session>/<Event>.json (a temporary file
-//     renamed over it, so a reader never sees half a payload). When a new
-//     session's directory is made, only the Keep most recent sessions are
-//     kept.
+//  3. It stores it as <state.dir>/last/<session>/<Event>.json: nothing is
+//     written when the file already holds these bytes, otherwise they are
+//     written in place under the file's lock (never a rename over it: see
+//     store), so a reader never sees half a payload. When a new session's
+//     directory is made, only the Keep most recent sessions are kept.
 //  4. `hook:last [-event=Event] [-session=id]` prints the newest stored payload
 //     of the event (or of any event) to stdout, for `hook:replay`.
 //
@@ -37,6 +38,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -100,7 +102,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	defer root.Close()
 	_, err = root.Lstat(session)
 	fresh := errors.Is(err, os.ErrNotExist)
-	if err := replace(root, session, c.Event.Name+".json", data); err != nil {
+	if err := store(root, session, c.Event.Name+".json", data); err != nil {
 		return hook.Result{}, err
 	}
 	if fresh {
@@ -165,30 +167,56 @@ func walk(v any) any {
 	return v
 }
 
-// replace writes data to a temporary file in dir (below root) and renames it
-// over name. (No fsync: this is evidence, not state a crash must keep.)
-func replace(root *confined.Root, dir, name string, data []byte) error {
-	// Inside the confined root: a session directory that is a symbolic
-	// link out of the state dir is refused, never written through.
-	tmp := filepath.Join(dir, fmt.Sprintf(".tmp-%d", os.Getpid()))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+// store makes dir/name (below root) hold data. A file that already holds
+// exactly data is not written (a repeated event costs one read). Otherwise
+// the bytes are written over the old ones in place and the file cut to
+// their length: a rename over the file, or a truncation to zero, would make
+// ext4 force the new file's writeback (and, on a discard mount, discard the
+// old one's blocks) on every tool call. Writer and readers (hook:last) hold
+// the file's lock, so nobody reads or writes half a payload. (No fsync:
+// this is evidence, not state a crash must keep.)
+func store(root *confined.Root, dir, name string, data []byte) error {
+	// Inside the confined root: a session directory or a file that is a
+	// symbolic link out of the state dir is refused, never written through.
+	f, err := root.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
+	defer f.Close()
+	unlock := lock(f, true)
+	defer unlock()
+	old := make([]byte, len(data)+1)
+	n, err := io.ReadFull(f, old)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return err
 	}
-	if werr == nil {
-		werr = root.Rename(tmp, filepath.Join(dir, name))
+	if n == len(data) && bytes.Equal(old[:n], data) {
+		return nil
 	}
-	if werr != nil {
-		root.Remove(tmp)
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
 	}
-	return werr
+	if n > len(data) {
+		return f.Truncate(int64(len(data)))
+	}
+	return nil
 }
 
-// prune removes all but the Keep most recently changed session directories.
+// Read returns a stored payload, read under the lock store writes under.
+func Read(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	unlock := lock(f, false)
+	defer unlock()
+	return io.ReadAll(f)
+}
+
+// prune removes all but the Keep session directories changed last. A
+// directory's own time changes only when a file is added (store writes
+// in place), so a session's time is that of its newest file.
 func prune(base string) {
 	entries, err := os.ReadDir(base)
 	if err != nil || len(entries) <= Keep {
@@ -201,7 +229,14 @@ func prune(base string) {
 	var dirs []dir
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil && e.IsDir() {
-			dirs = append(dirs, dir{e.Name(), info.ModTime().UnixNano()})
+			d := dir{e.Name(), info.ModTime().UnixNano()}
+			files, _ := os.ReadDir(filepath.Join(base, e.Name()))
+			for _, f := range files {
+				if fi, err := f.Info(); err == nil && fi.ModTime().UnixNano() > d.mod {
+					d.mod = fi.ModTime().UnixNano()
+				}
+			}
+			dirs = append(dirs, d)
 		}
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].mod > dirs[j].mod })

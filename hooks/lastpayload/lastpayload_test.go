@@ -162,3 +162,38 @@ func TestALongOutputIsKeptAsIfDecodedWhole(t *testing.T) {
 		t.Fatalf("the output was not kept masked and cut: %.200s", got[len(got)-200:])
 	}
 }
+
+// An event whose payload is what is stored is not written again (its
+// time, set back here, stays); a changed one is written over the same
+// file in place, never renamed over it, and cut to its new length.
+func TestAnUnchangedPayloadIsNotWrittenAndAChangedOneInPlace(t *testing.T) {
+	root := hooktest.Checkout(t, "hook.enable lastpayload")
+	long := map[string]any{"session_id": "s1", "tool_input.command": "echo " + strings.Repeat("long ", 200)}
+	hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", long)
+	path := filepath.Join(root, ".magehook", "last", "s1", "PreToolUse.json")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Unix(1_000_000_000, 0)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", long)
+	if info, _ := os.Stat(path); !info.ModTime().Equal(old) {
+		t.Errorf("the same payload was written again (time %v)", info.ModTime())
+	}
+	hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", map[string]any{"session_id": "s1", "tool_input.command": "echo short"})
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Error("the file was replaced, not written in place")
+	}
+	if after.ModTime().Equal(old) {
+		t.Error("a changed payload was not written")
+	}
+	data, _ := lastpayload.Read(path)
+	var p map[string]any
+	if err := json.Unmarshal(data, &p); err != nil || !strings.Contains(string(data), "echo short") || strings.Contains(string(data), "long long") {
+		t.Errorf("the shorter payload is not stored whole and alone (%v):\n%s", err, data)
+	}
+}

@@ -132,3 +132,20 @@ func TestChecked(t *testing.T) {
 		t.Error("Checked")
 	}
 }
+
+// A blocked stop comes back with stop_hook_active set; the dispatcher
+// cannot block then, so the check must not run a second time.
+func TestOneCheckPerBlockedStop(t *testing.T) {
+	root := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable stopguard\n" + counting + "\n", ".gitignore": ".magehook/\n", "fail.flag": ""})
+	out := hooktest.Run(t, hs, root, "Stop", "Stop/stop", nil)
+	if !strings.Contains(out.Stdout, `"decision":"block"`) || runs(t, root) != 1 {
+		t.Fatalf("the failing check should block once: %+v, %d runs", out, runs(t, root))
+	}
+	out = hooktest.Run(t, hs, root, "Stop", "Stop/active", nil)
+	if out.Code != 0 || out.Stdout != "" {
+		t.Errorf("stop_hook_active must never block: %+v", out)
+	}
+	if n := runs(t, root); n != 1 {
+		t.Errorf("the check ran %d times for one blocked stop, want 1", n)
+	}
+}

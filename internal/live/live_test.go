@@ -283,13 +283,3 @@ func jsonString(v any) string {
 	enc.Encode(v)
 	return strings.TrimSpace(b.String())
 }
-
-// pending skips a scenario whose fix has not reached main yet, naming the
-// exact behaviour. MAGEHOOK_LIVE_PENDING=1 runs it anyway, to watch it
-// fail while the fix is made.
-func pending(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("MAGEHOOK_LIVE_PENDING") == "" {
-		t.Skip("pending " + why + " (MAGEHOOK_LIVE_PENDING=1 runs it)")
-	}
-}

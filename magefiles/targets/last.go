@@ -2,7 +2,6 @@ package targets
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/magehook/magehook/hooks/lastpayload"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -35,7 +34,7 @@ func (w world) last(event, session string) error {
 	if err != nil {
 		return failure(err) // lastpayload.ErrNone: nothing stored
 	}
-	data, err := os.ReadFile(path)
+	data, err := lastpayload.Read(path)
 	if err != nil {
 		return failure(err)
 	}

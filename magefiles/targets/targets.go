@@ -9,7 +9,7 @@
 // a world value) and returns an error carrying its exit code, as
 // mg.Fatal's errors do. Mage's generated main is the one place that reads
 // it: it prints "Error: <message>" on stderr and exits with the error's
-// ExitStatus (README's table: 1 failure, 2 usage, 3 configuration). A
+// ExitStatus (docs/commands.md's table: 1 failure, 2 usage, 3 configuration). A
 // magefile that calls a target (a Bootstrap calling Hook{}.Build) gets the
 // error back instead of a process that ends under it.
 //

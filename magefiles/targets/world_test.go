@@ -215,9 +215,9 @@ func TestVerifyExitCodes(t *testing.T) {
 		"cmdguard.rule no-publish npm publish : publishing is the release job's\n" +
 		"cmdguard.deny no-publish npm publish --tag next\n" +
 		"cmdguard.allow no-publish npm publish --dry-run\n"})
-	w, stdout, _ := testWorld(noConfig(t), nil)
+	w, _, _ := testWorld(noConfig(t), nil)
 	check(t, run(w.verify()), 3, ".toolingrc")
-	w, stdout, _ = testWorld(good, nil)
+	w, stdout, _ := testWorld(good, nil)
 	check(t, run(w.verify()), 0)
 	if !strings.Contains(stdout.String(), "ok       cmdguard") {
 		t.Errorf("stdout:\n%s", stdout)

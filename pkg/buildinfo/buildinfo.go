@@ -52,7 +52,7 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", out, os.Getpid())
+	tmp := tempPath(out, os.Getpid())
 	defer os.Remove(tmp)
 	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", tmp,
 		"-ldflags", "-s -w -X "+sourceVar+"="+hash)

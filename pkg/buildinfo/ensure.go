@@ -27,7 +27,7 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return "", fmt.Errorf("cannot build %s: %w", out, err)
 	}
-	unlock, err := lockFile(ctx, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".build.lock"), func() {
+	unlock, err := lockFile(ctx, LockPath(out), func() {
 		fmt.Fprintf(log, "magehook: waiting for another process building %s\n", out)
 	})
 	if err != nil {
@@ -75,6 +75,22 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 	fmt.Fprintf(log, "magehook: built %s in %.1fs\n", out, time.Since(start).Seconds())
 	return out, nil
 }
+
+// LockPath is the build lock Ensure takes next to the binary out. It
+// stays after the build (removing it would race a waiting builder), so
+// hook:install ignores it with the binary.
+func LockPath(out string) string { return sidecar(out, "build.lock") }
+
+// SidecarPattern is the gitignore pattern, relative to out's directory,
+// of every file a build of out writes next to it: the lock and the
+// output renamed over out when it is complete.
+func SidecarPattern(out string) string { return "." + filepath.Base(out) + ".*" }
+
+func sidecar(out, suffix string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+"."+suffix)
+}
+
+func tempPath(out string, pid int) string { return sidecar(out, fmt.Sprintf("%d.tmp", pid)) }
 
 func executable(path string) bool {
 	info, err := os.Stat(path)

@@ -358,8 +358,6 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // TestScriptsAreRead: a script the command runs, from the checkout, is
 // analysed like the command itself.
 func TestScriptsAreRead(t *testing.T) {

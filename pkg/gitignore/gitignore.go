@@ -23,6 +23,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/magehook/magehook/pkg/atomicfile"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/toolingrc"
 	"github.com/magehook/magehook/pkg/wiki"
@@ -83,6 +84,7 @@ func Check(ctx context.Context, cfg *toolingrc.Config) ([]Path, error) {
 		return nil, err
 	} else {
 		add(v.Abs(), "the hook binary", false)
+		add(filepath.Join(filepath.Dir(v.Abs()), buildinfo.SidecarPattern(v.Abs())), "the hook binary's build lock and output", false)
 	}
 	if v, err := cfg.Get(toolingrc.KeyStateDir); err != nil {
 		return nil, err

@@ -38,10 +38,10 @@ func TestEnsure(t *testing.T) {
 		t.Errorf("the dry run wrote: %q", b)
 	}
 	out, err := gitignore.Ensure(ctx, cfg, false)
-	if err != nil || strings.Join(out.Added, " ") != "/bin/magehook /Wiki/ /.claude/worktrees/" {
+	if err != nil || strings.Join(out.Added, " ") != "/bin/magehook /bin/.magehook.* /Wiki/ /.claude/worktrees/" {
 		t.Fatalf("ensure: %+v %v", out, err)
 	}
-	want := "/.magehook/\n*.log\n\n" + gitignore.Header + "\n/bin/magehook\n/Wiki/\n/.claude/worktrees/\n"
+	want := "/.magehook/\n*.log\n\n" + gitignore.Header + "\n/bin/magehook\n/bin/.magehook.*\n/Wiki/\n/.claude/worktrees/\n"
 	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != want {
 		t.Errorf(".gitignore:\n%q\nwant\n%q", b, want)
 	}

@@ -203,6 +203,10 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	var o outcome
 	tracing := d.Getenv(TraceEnv) != ""
 	denied := false
+	// While stop_hook_active is set, answer drops every block (it would
+	// loop), so a gate's work there is thrown away: stopguard's check
+	// would run a second full time for nothing. Gates do not run.
+	stopActive := (c.ev.Name == "Stop" || c.ev.Name == "SubagentStop") && c.p.StopHookActive
 	fault := func(h Handler, err error) {
 		if c.cfg != nil {
 			d.health(c.cfg, c.ev, c.p, h.Name, h.Policy, err)
@@ -214,7 +218,7 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	}
 	runOne := func(h Handler, merged *Result) {
 		if h.Policy == Gatekeeper {
-			if denied {
+			if denied || stopActive {
 				if tracing {
 					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs\n", tracePrefix, h.Name)
 				}

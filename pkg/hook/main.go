@@ -12,7 +12,7 @@ import (
 
 // CapEnv names the environment variable that sets the payload size limit
 // in bytes (default 64 MiB).
-const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
+const CapEnv = payload.CapEnv
 
 // Set is what a hook binary answers with: the handlers hook.enable picks
 // from, the builtin ones that run in every checkout, and how to tell a

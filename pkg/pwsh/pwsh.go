@@ -1172,6 +1172,7 @@ func isAssign(op string) bool {
 
 func gitOp(args []Word, dir string, dirKnown bool, join func(string) string) (Git, bool) {
 	g := Git{Dir: dir, DirUnknown: !dirKnown}
+	seenC := false
 	for i := 0; i < len(args); i++ {
 		a := args[i].Text
 		switch {
@@ -1180,8 +1181,13 @@ func gitOp(args []Word, dir string, dirKnown bool, join func(string) string) (Gi
 			if !args[i].Literal {
 				g.DirUnknown = true
 			} else {
-				g.Dir = filepath.Clean(join(args[i].Text))
-				dir = g.Dir
+				// A later -C is relative to the one before it, as in git.
+				if seenC && !filepath.IsAbs(args[i].Text) {
+					g.Dir = filepath.Join(g.Dir, args[i].Text)
+				} else {
+					g.Dir = filepath.Clean(join(args[i].Text))
+				}
+				seenC = true
 			}
 		case a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
 			i++

@@ -24,7 +24,7 @@ const (
 	KeyCommitConventional = "commit.conventional"
 	KeyOtelExport         = "otel.export"
 
-	// The catalogue handlers' keys (hooks/*; README configuration table).
+	// The catalogue handlers' keys (hooks/*; docs/configuration.md).
 	KeyContextFile         = "context.file"
 	KeyDocdriftWatch       = "docdrift.watch"
 	KeyDocdriftBlocking    = "docdrift.blocking"
