@@ -8,6 +8,7 @@ package e2e
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,8 +22,11 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/plog"
+
 	"github.com/magehook/magehook/internal/gittest"
 	"github.com/magehook/magehook/otel/internal/collector"
+	"github.com/magehook/magehook/otel/ship"
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/fleet"
 	"github.com/magehook/magehook/pkg/spool"
@@ -416,6 +420,9 @@ func TestFleetEndToEnd(t *testing.T) {
 	// this script (SessionStart, 2 PreToolUse, PostToolUse, doctor) and
 	// their size in the spool and in the collector's OTLP JSON (logs and
 	// metrics together).
+	protoBytes, gzBytes, logRecords := wire(t, out)
+	t.Logf("measure: the logs as OTLP protobuf: %d log records, %d bytes (%d a record), %d gzipped (%d a record)",
+		logRecords, protoBytes, protoBytes/max(logRecords, 1), gzBytes, gzBytes/max(logRecords, 1))
 	t.Logf("measure: %d records from 4 machines' spools, %d spool bytes (%d a record); %d records exported in all, %d bytes of OTLP JSON (%d a record, metrics included)",
 		len(want)-len(waiting), spoolBytes, spoolBytes/int64(max(len(want)-len(waiting), 1)), len(got), jsonBytes, jsonBytes/int64(max(len(got), 1)))
 	for id, name := range want {
@@ -445,6 +452,21 @@ func TestFleetEndToEnd(t *testing.T) {
 	}
 	if dups != 0 {
 		t.Errorf("%d records arrived twice", dups)
+	}
+	// Every attribute exported is in the documented schema.
+	known := map[string]bool{"team.name": true} // the test's OTEL_RESOURCE_ATTRIBUTES
+	for _, a := range ship.Schema() {
+		known[a.Name] = true
+	}
+	for _, r := range got {
+		for _, m := range []map[string]any{r.res, r.attrs} {
+			for k := range m {
+				if !known[k] {
+					t.Errorf("attribute %s is exported and not in ship.Schema (docs/fleet.md)", k)
+					known[k] = true
+				}
+			}
+		}
 	}
 
 	rep, err := fleet.Read(out)
@@ -478,4 +500,36 @@ func TestFleetEndToEnd(t *testing.T) {
 			t.Errorf("fleet's text lacks %q", wantText)
 		}
 	}
+}
+
+// wire is what the collector's log requests weigh on the wire: each line
+// of its JSON output read back with the collector's own pdata and
+// marshalled as OTLP protobuf, plain and gzipped.
+func wire(t *testing.T, dir string) (protoBytes, gzBytes, records int) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			if !bytes.Contains(line, []byte(`"resourceLogs"`)) {
+				continue
+			}
+			logs, err := (&plog.JSONUnmarshaler{}).UnmarshalLogs(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := (&plog.ProtoMarshaler{}).MarshalLogs(logs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			protoBytes += len(b)
+			records += logs.LogRecordCount()
+			var gz bytes.Buffer
+			w := gzip.NewWriter(&gz)
+			w.Write(b)
+			w.Close()
+			gzBytes += gz.Len() // one request, gzipped as the exporter would
+		}
+	}
+	return protoBytes, gzBytes, records
 }

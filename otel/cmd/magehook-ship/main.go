@@ -5,6 +5,9 @@
 // mage otel:ship runs it and waits, for CI.
 //
 //	magehook-ship -spool <dir> [-wait]
+//	magehook-ship -schema
+//
+// -schema prints the attribute schema as docs/fleet.md's table.
 //
 // Exit 0 when everything was sent (or another shipper holds the spool and
 // -wait is off), 1 when an export failed (the records wait in the spool
@@ -23,7 +26,12 @@ import (
 func main() {
 	dir := flag.String("spool", "", "the spool directory (<state.dir>/otel)")
 	wait := flag.Bool("wait", false, "wait for a running shipper instead of leaving it the work")
+	schema := flag.Bool("schema", false, "print the attribute schema table (docs/fleet.md) and exit")
 	flag.Parse()
+	if *schema {
+		fmt.Print(ship.SchemaTable())
+		return
+	}
 	if *dir == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: magehook-ship -spool <dir> [-wait]")
 		os.Exit(2)
