@@ -41,10 +41,7 @@ func otelSessionStart(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	now := c.Now()
-	for _, rec := range rep.Records(drift.Facts{Source: "session-start"}) {
-		hook.Export(c.Config, c.Harness, now, rec)
-	}
+	hook.Export(c.Config, c.Harness, c.Now(), rep.Records(drift.Facts{Source: "session-start"})...)
 	s.Kick(hook.ShipperFor(c.Config), os.Environ())
 	return hook.Result{}, nil
 }

@@ -27,11 +27,11 @@ func (d *doctor) exportDrift() {
 			f.Untrusted = append(f.Untrusted, l.Detail)
 		}
 	}
-	now := time.Now()
-	for _, rec := range rep.Records(f) {
+	recs := rep.Records(f)
+	for i := range recs {
 		if d.r.Binary != "" {
-			rec.Resource = append(rec.Resource, spool.String("magehook.binary.hash", d.r.Binary))
+			recs[i].Resource = append(recs[i].Resource, spool.String("magehook.binary.hash", d.r.Binary))
 		}
-		hook.Export(d.cfg, "", now, rec)
 	}
+	hook.Export(d.cfg, "", time.Now(), recs...)
 }

@@ -173,7 +173,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 	}
 	c.cfg = cfg
 	if cerr == nil && perr == nil {
-		if c.spool = SpoolFor(cfg); c.spool != nil {
+		if c.spool = d.spoolFor(cfg); c.spool != nil {
 			c.start = d.Now()
 		}
 	}

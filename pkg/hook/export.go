@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/spool"
@@ -17,18 +18,35 @@ import (
 // otel.export yes (<state.dir>/otel), or nil: export is off by default,
 // and then nothing below is done on a call.
 func SpoolFor(cfg *toolingrc.Config) *spool.Spool {
-	if cfg == nil {
+	if !exporting(cfg) {
 		return nil
+	}
+	return spoolIn(StateDir(cfg))
+}
+
+func exporting(cfg *toolingrc.Config) bool {
+	if cfg == nil {
+		return false
 	}
 	v, err := cfg.Get(toolingrc.KeyOtelExport)
-	if err != nil || len(v.Values) == 0 || v.Values[0] != "yes" {
-		return nil
-	}
-	state, err := StateDir(cfg)
+	return err == nil && len(v.Values) > 0 && v.Values[0] == "yes"
+}
+
+func spoolIn(state string, err error) *spool.Spool {
 	if err != nil {
 		return nil
 	}
 	return &spool.Spool{Dir: filepath.Join(state, "otel")}
+}
+
+// spoolFor is SpoolFor with the state directory resolved once per
+// dispatch (the handlers' Call.StateDir shares it).
+func (d *Dispatcher) spoolFor(cfg *toolingrc.Config) *spool.Spool {
+	if !exporting(cfg) {
+		return nil
+	}
+	c := Call{Config: cfg, memo: d.memo}
+	return spoolIn(c.StateDir())
 }
 
 // ShipperFor is the shipper binary a checkout's hook binary starts: the
@@ -41,34 +59,37 @@ func ShipperFor(cfg *toolingrc.Config) string {
 	return filepath.Join(filepath.Dir(v.Abs()), spool.ShipperName)
 }
 
-// Export appends rec to the checkout's spool when export is on, filling
-// its ID, time and resource (the harness, when not empty, and the running
-// binary's source hash unless rec names one), and starts the shipper when
-// the append made a segment. Best effort: a record that cannot be spooled never fails a
+// Export appends recs to the checkout's spool when export is on, in one
+// write, filling each one's ID, time and resource (the checkout, the
+// harness when not empty, and the running binary's source hash unless the
+// record names one), and starts the shipper when the append made a
+// segment. Best effort: a record that cannot be spooled never fails a
 // hook.
-func Export(cfg *toolingrc.Config, harness string, now time.Time, rec spool.Record) {
-	s := SpoolFor(cfg)
-	if s == nil {
-		return
+func Export(cfg *toolingrc.Config, harness string, now time.Time, recs ...spool.Record) {
+	if s := SpoolFor(cfg); s != nil {
+		export(s, cfg, harness, now, recs)
 	}
-	export(s, cfg, harness, now, rec)
 }
 
-func export(s *spool.Spool, cfg *toolingrc.Config, harness string, now time.Time, rec spool.Record) {
-	rec.ID = spool.NewID(now)
-	rec.Time = now
-	rec.Resource = append(rec.Resource, spool.String("magehook.checkout", cfg.Root()))
-	if harness != "" {
-		rec.Resource = append(rec.Resource, spool.String("magehook.harness", harness))
+func export(s *spool.Spool, cfg *toolingrc.Config, harness string, now time.Time, recs []spool.Record) {
+	out := make([]jsonlog.Appender, len(recs))
+	for i, rec := range recs {
+		rec.ID = spool.NewID(now)
+		rec.Time = now
+		rec.Resource = append(rec.Resource, spool.String("magehook.checkout", cfg.Root()))
+		if harness != "" {
+			rec.Resource = append(rec.Resource, spool.String("magehook.harness", harness))
+		}
+		hashed := false
+		for _, a := range rec.Resource {
+			hashed = hashed || a.Key == "magehook.binary.hash"
+		}
+		if !hashed {
+			rec.Resource = append(rec.Resource, spool.String("magehook.binary.hash", buildinfo.Source))
+		}
+		out[i] = rec
 	}
-	hashed := false
-	for _, a := range rec.Resource {
-		hashed = hashed || a.Key == "magehook.binary.hash"
-	}
-	if !hashed {
-		rec.Resource = append(rec.Resource, spool.String("magehook.binary.hash", buildinfo.Source))
-	}
-	if rotated, err := s.Append(rec); err == nil && rotated {
+	if rotated, err := s.Append(out...); err == nil && rotated {
 		s.Kick(ShipperFor(cfg), os.Environ())
 	}
 }
@@ -103,6 +124,7 @@ func (d *Dispatcher) exportCall(c *call, code int) {
 	}
 	var total time.Duration
 	var times []string
+	var recs []spool.Record
 	decision := "none"
 	for _, t := range c.times {
 		total += t.took
@@ -118,7 +140,7 @@ func (d *Dispatcher) exportCall(c *call, code int) {
 			sev = spool.Warn
 		}
 		reason = redact.Head(oneLine(reason), 500)
-		export(c.spool, c.cfg, harness, now, spool.Record{Kind: spool.KindDecision, Severity: sev,
+		recs = append(recs, spool.Record{Kind: spool.KindDecision, Severity: sev,
 			Body: t.name + " " + dec + " " + c.ev.Name + " " + c.p.ToolName + ": " + reason,
 			Attrs: base(spool.String("magehook.handler", t.name), spool.String("magehook.decision", dec),
 				spool.String("magehook.reason", reason))})
@@ -127,12 +149,13 @@ func (d *Dispatcher) exportCall(c *call, code int) {
 		}
 	}
 	took := now.Sub(c.start)
-	export(c.spool, c.cfg, harness, now, spool.Record{Kind: spool.KindCall, Severity: spool.Info,
+	recs = append(recs, spool.Record{Kind: spool.KindCall, Severity: spool.Info,
 		Body: c.ev.Name + " " + c.p.ToolName + " " + strconv.FormatInt(took.Microseconds(), 10) + "µs",
 		Attrs: base(spool.String("magehook.decision", decision), spool.Int("magehook.exit_code", int64(code)),
 			spool.Int("magehook.call.duration_us", took.Microseconds()),
 			spool.Int("magehook.handler.time_us", total.Microseconds()),
 			spool.Strings("magehook.handler.times", times))})
+	export(c.spool, c.cfg, harness, now, recs)
 }
 
 // exportHealth spools a failure the health log records.
@@ -148,6 +171,6 @@ func (d *Dispatcher) exportHealth(cfg *toolingrc.Config, ev Event, p *payload.Pa
 	if p != nil && p.SessionID != "" {
 		attrs = append(attrs, spool.String("session.id", p.SessionID))
 	}
-	export(s, cfg, HarnessName(d.Harness), d.Now(), spool.Record{Kind: spool.KindHealth, Severity: spool.Error,
-		Body: ev.Name + " " + handler + " failed: " + oneLine(msg), Attrs: attrs})
+	export(s, cfg, HarnessName(d.Harness), d.Now(), []spool.Record{{Kind: spool.KindHealth, Severity: spool.Error,
+		Body: ev.Name + " " + handler + " failed: " + oneLine(msg), Attrs: attrs}})
 }

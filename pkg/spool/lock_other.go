@@ -4,6 +4,9 @@ package spool
 
 import (
 	"os"
+
+	"github.com/magehook/magehook/pkg/confined"
+	"github.com/rogpeppe/go-internal/lockedfile"
 	"path/filepath"
 	"syscall"
 )
@@ -25,3 +28,21 @@ func Claim(dir string) (release func(), ok bool, err error) {
 }
 
 func detached() *syscall.SysProcAttr { return nil }
+
+// lockIn takes .lock below root, shared or exclusive, waiting for it.
+func lockIn(root *confined.Root, exclusive bool) (release func(), err error) {
+	lf, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	lf.Close()
+	flag := os.O_RDONLY
+	if exclusive {
+		flag = os.O_RDWR
+	}
+	f, err := lockedfile.OpenFile(root.Path(LockName), flag, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}

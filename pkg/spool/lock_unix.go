@@ -4,6 +4,8 @@ package spool
 
 import (
 	"os"
+
+	"github.com/magehook/magehook/pkg/confined"
 	"path/filepath"
 	"syscall"
 )
@@ -40,3 +42,27 @@ func Claim(dir string) (release func(), ok bool, err error) {
 }
 
 func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// lockIn takes .lock below root, shared or exclusive, waiting for it;
+// release closes the file, which releases the lock.
+func lockIn(root *confined.Root, exclusive bool) (release func(), err error) {
+	f, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}

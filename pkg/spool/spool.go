@@ -25,14 +25,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/jsonlog"
-	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // The defaults of a Spool's bounds.
@@ -82,49 +80,36 @@ func (s Spool) segmentBytes() int64 {
 	return DefaultSegmentBytes
 }
 
-// Append writes rec as one line of the live file. rotated reports that the
-// live file became a segment first (it was full), so the caller may start
-// the shipper (see Kick).
-func (s Spool) Append(rec jsonlog.Appender) (rotated bool, err error) {
-	line := rec.AppendJSON(nil)
+// Append writes recs as lines of the live file, in one write. rotated
+// reports that the live file became a segment first (it was full), so the
+// caller may start the shipper (see Kick).
+func (s Spool) Append(recs ...jsonlog.Appender) (rotated bool, err error) {
+	var lines []byte
+	for _, r := range recs {
+		lines = append(r.AppendJSON(lines), '\n')
+	}
 	root, err := confined.Open(s.Dir)
 	if err != nil {
 		return false, err
 	}
 	defer root.Close()
-	if info, err := root.Lstat(LiveName); err == nil && info.Size()+int64(len(line))+1 > s.segmentBytes() {
+	if info, err := root.Lstat(LiveName); err == nil && info.Size()+int64(len(lines)) > s.segmentBytes() {
 		if err := s.withLock(root, true, func() error { return s.rotate(root, true) }); err != nil {
 			return false, err
 		}
 		rotated = true
 	}
-	err = s.withLock(root, false, func() error {
-		return jsonlog.Log{Path: filepath.Join(s.Dir, LiveName), Root: s.Dir}.Append(raw(line))
-	})
-	return rotated, err
+	return rotated, s.withLock(root, false, func() error { return jsonlog.AppendLine(root, LiveName, lines) })
 }
 
-// raw is a line already encoded.
-type raw []byte
-
-func (r raw) AppendJSON(b []byte) []byte { return append(b, r...) }
-
-// withLock runs f holding .lock, exclusive or shared.
+// withLock runs f holding .lock, exclusive or shared (on Unix one open
+// and one flock: an appender pays for it on every call).
 func (s Spool) withLock(root *confined.Root, exclusive bool, f func() error) error {
-	lf, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+	release, err := lockIn(root, exclusive)
 	if err != nil {
 		return err
 	}
-	lf.Close()
-	flag := os.O_RDONLY
-	if exclusive {
-		flag = os.O_RDWR
-	}
-	lock, err := lockedfile.OpenFile(root.Path(LockName), flag|noFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lock.Close()
+	defer release()
 	return f()
 }
 
