@@ -257,8 +257,8 @@ func TestFleetEndToEnd(t *testing.T) {
 
 	out := filepath.Join(t.TempDir(), "collector")
 	os.MkdirAll(out, 0o755)
-	addr := freePort(t)
-	col, err := collector.Start(ctx, collector.Config{HTTP: addr, Path: filepath.Join(out, "first.json")})
+	addr, grpcAddr := freePort(t), freePort(t)
+	col, err := collector.Start(ctx, collector.Config{HTTP: addr, GRPC: grpcAddr, Path: filepath.Join(out, "first.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,6 +331,15 @@ func TestFleetEndToEnd(t *testing.T) {
 	writeJSON(filepath.Join(e.home, ".claude", "settings.json"), map[string]any{
 		"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{command("~/bin/notify.sh")}}}}})
 
+	// e speaks gRPC to the collector; the others http/protobuf.
+	for i, v := range e.env {
+		switch {
+		case strings.HasPrefix(v, "OTEL_EXPORTER_OTLP_ENDPOINT="):
+			e.env[i] = "OTEL_EXPORTER_OTLP_ENDPOINT=http://" + grpcAddr
+		case strings.HasPrefix(v, "OTEL_EXPORTER_OTLP_PROTOCOL="):
+			e.env[i] = "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"
+		}
+	}
 	machines := []machine{a, b, c, d, e}
 	for _, m := range machines {
 		session := "sess-" + m.name
@@ -395,7 +404,7 @@ func TestFleetEndToEnd(t *testing.T) {
 	for _, id := range waiting {
 		want[id] = b.name
 	}
-	col, err = collector.Start(ctx, collector.Config{HTTP: addr, Path: filepath.Join(out, "second.json")})
+	col, err = collector.Start(ctx, collector.Config{HTTP: addr, GRPC: grpcAddr, Path: filepath.Join(out, "second.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,6 +478,13 @@ func TestFleetEndToEnd(t *testing.T) {
 		}
 	}
 
+	if dir := os.Getenv("MAGEHOOK_FLEET_CAPTURE"); dir != "" {
+		// pkg/fleet's fixtures are this output, captured.
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
+		}
+	}
 	rep, err := fleet.Read(out)
 	if err != nil {
 		t.Fatal(err)
