@@ -272,11 +272,9 @@ func TestFleetEndToEnd(t *testing.T) {
 	base := t.TempDir()
 	newMachine := func(name string) machine {
 		m := machine{name: name, checkout: filepath.Join(base, name, "work"), home: filepath.Join(base, name, "home")}
+		os.MkdirAll(filepath.Dir(m.checkout), 0o755)
 		if out, err := exec.Command("cp", "-a", src, m.checkout).CombinedOutput(); err != nil {
-			os.MkdirAll(filepath.Dir(m.checkout), 0o755)
-			if out, err = exec.Command("cp", "-a", src, m.checkout).CombinedOutput(); err != nil {
-				t.Fatalf("copy the checkout: %v\n%s", err, out)
-			}
+			t.Fatalf("copy the checkout: %v\n%s", err, out)
 		}
 		os.MkdirAll(m.home, 0o755)
 		for _, e := range os.Environ() {

@@ -292,7 +292,7 @@ func (s *shipper) provider(r spool.Record) (*provider, error) {
 	sort.Slice(attrs, func(i, j int) bool { return attrs[i].Key < attrs[j].Key })
 	var key strings.Builder
 	for _, a := range attrs {
-		key.WriteString(string(a.Key) + "=" + a.Value.Emit() + "\x00")
+		key.WriteString(string(a.Key) + "=" + a.Value.String() + "\x00")
 	}
 	if p := s.providers[key.String()]; p != nil {
 		return p, nil
