@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -14,8 +15,14 @@ import (
 // start, with what only the doctor knows, a stale binary and the entries a
 // client has not trusted (its trust checks' problems).
 func (d *doctor) exportDrift() {
-	if hook.SpoolFor(d.cfg) == nil {
+	s := hook.SpoolFor(d.cfg)
+	if s == nil {
 		return
+	}
+	if shipper := hook.ShipperFor(d.cfg); !executable(shipper) {
+		d.add(Problem, "otel shipper", shipper, "%s is missing: otel.export yes spools records in %s that nothing sends; run go tool mage otel:build", shipper, s.Dir)
+	} else {
+		d.add(OK, "otel shipper", shipper, "%s ships %s", shipper, s.Dir)
 	}
 	rep, err := drift.Check(d.cfg, d.Handlers, d.Home)
 	if err != nil {
@@ -34,4 +41,9 @@ func (d *doctor) exportDrift() {
 		}
 	}
 	hook.Export(d.cfg, "", time.Now(), recs...)
+}
+
+func executable(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0
 }
