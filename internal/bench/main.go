@@ -115,6 +115,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// branchguard with export on (otel.export yes): each call also appends
+	// its records to the spool; the shipper is not there, so none starts.
+	otel, err := checkout(filepath.Join(work, "otel"), []string{"hook.enable branchguard", "otel.export yes"})
+	if err != nil {
+		return err
+	}
 	// A checkout whose .toolingrc enables nothing: what the hook binary
 	// costs to start, read the payload and find the configuration.
 	none, err := checkout(filepath.Join(work, "none"), []string{"# no handler enabled"})
@@ -144,6 +150,7 @@ func run() error {
 			{name: "magehook through Mage's main (-v=false)", argv: append([]string{b.hook, "-v=false"}, hookArgs...), dir: one},
 			{name: "magehook, no handler enabled", argv: append([]string{b.hook}, hookArgs...), dir: none, silent: true},
 			{name: "magehook, branchguard", argv: append([]string{b.hook}, hookArgs...), dir: one},
+			{name: "magehook, branchguard, otel.export yes", argv: append([]string{b.hook}, hookArgs...), dir: otel},
 			{name: "magehook, whole catalogue", argv: append([]string{b.hook}, hookArgs...), dir: all},
 		}
 		if hasJQ {

@@ -56,7 +56,7 @@ func checkedHandlers() ([]hook.Handler, error) {
 	return hs, nil
 }
 
-func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
+func lifecycleHandlers() []hook.Handler { return append(lifecycle.Handlers(), otelHandlers()...) }
 
 func answer(ctx context.Context, event string, agent *string) {
 	os.Exit(harness.Seal(resume(ctx, event, agent), os.Getenv, os.Getppid()))

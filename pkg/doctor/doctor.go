@@ -58,6 +58,11 @@ type Report struct {
 	// Root is the checkout root, when a .toolingrc was found.
 	Root  string
 	Lines []Line
+	// Binary is the source hash the hook binary was stamped with, and
+	// Stale whether it differs from the working tree's (nil: not
+	// checked), when the binary freshness check ran.
+	Binary string
+	Stale  *bool
 }
 
 // Problems counts the problem lines.
@@ -136,6 +141,7 @@ func Run(ctx context.Context, opt Options) Report {
 	d.checkSettings()
 	d.checkLibrary(ctx)
 	d.checkIgnored(ctx)
+	d.exportDrift()
 	return d.folded()
 }
 
@@ -265,6 +271,8 @@ func (d *doctor) checkBinary(ctx context.Context) {
 		d.add(Problem, "binary fresh", bin, "%v", err)
 		return
 	}
+	stale := built != want
+	d.r.Binary, d.r.Stale = built, &stale
 	switch built {
 	case want:
 		d.add(OK, "binary fresh", bin, "built from the current sources (%s)", want)

@@ -19,6 +19,7 @@ import (
 	"github.com/magehook/magehook/pkg/payload"
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
+	"github.com/magehook/magehook/pkg/spool"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -110,19 +111,27 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventName string) int {
 		code = d.answer(c, d.runAll(ctx, c))
 	}
 	d.settle()
+	if ok {
+		d.exportCall(c, code)
+	}
 	return code
 }
 
 // call is one event being answered: what prepare found.
 type call struct {
-	ev  Event
-	p   *payload.Payload
-	cfg *toolingrc.Config
-	b   *budget.Budget // nil on events that gate no tool call
+	ev       Event
+	p        *payload.Payload
+	cfg      *toolingrc.Config
+	b        *budget.Budget // nil on events that gate no tool call
+	handlers []Handler      // builtin, then enabled, in order
 	// shape is the pre-scan's verdict (shapeOf), once shaped.
-	shape    error
-	shaped   bool
-	handlers []Handler // builtin, then enabled, in order
+	shape  error
+	shaped bool
+	// spool is set when the checkout exports (otel.export yes; export.go):
+	// start and times are then kept for the call's records.
+	spool *spool.Spool
+	start time.Time
+	times []handlerTime
 }
 
 // outcome is what the handlers of a call answered.
@@ -179,6 +188,11 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 		enabled, cerr = d.enabled(cfg)
 	}
 	c.cfg = cfg
+	if cerr == nil && perr == nil {
+		if c.spool = d.spoolFor(cfg); c.spool != nil {
+			c.start = d.Now()
+		}
+	}
 	switch {
 	case cerr == errStepAside:
 		return nil, stepAside, false
@@ -246,7 +260,7 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			}
 		}
 		var start time.Time
-		if tracing {
+		if tracing || c.spool != nil {
 			start = d.Now()
 		}
 		r, err := d.run(ctx, h, c.ev, c.p, c.cfg, c.b, merged, o.failed)
@@ -255,6 +269,9 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 		}
 		if tracing {
 			d.trace(h, r, err, d.Now().Sub(start))
+		}
+		if c.spool != nil {
+			c.times = append(c.times, handlerTime{h.Name, h.Policy, r, err, d.Now().Sub(start)})
 		}
 		if err != nil {
 			fault(h, err)
@@ -833,6 +850,7 @@ func (d *Dispatcher) health(cfg *toolingrc.Config, ev Event, p *payload.Payload,
 		rec.Session = p.SessionID
 	}
 	jsonlog.Log{Path: filepath.Join(state, "health.jsonl"), Root: state, MaxBytes: 1 << 20, Keep: 3}.Append(rec)
+	d.exportHealth(cfg, ev, p, handler, policy, rec.Error)
 }
 
 // maxLine bounds a diagnostic line that quotes an error: an error that

@@ -77,7 +77,7 @@ func (l Log) Append(rec any) error {
 		// another, and a rotation by another writer meanwhile only renames
 		// the file this line goes into (kept as .1). A log to create or to
 		// rotate takes the lock below.
-		return appendLine(root, name, line)
+		return AppendLine(root, name, line)
 	}
 	lockName := name + ".lock"
 	lf, err := root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
@@ -94,7 +94,7 @@ func (l Log) Append(rec any) error {
 	if l.MaxBytes > 0 && statErr == nil && info.Size()+int64(len(line)) > l.MaxBytes {
 		l.rotate(root, name)
 	}
-	werr := appendLine(root, name, line)
+	werr := AppendLine(root, name, line)
 	if errors.Is(statErr, fs.ErrNotExist) && l.Root != "" && filepath.Dir(name) != "." {
 		b := l.Bound
 		if b == (Bound{}) {
@@ -106,10 +106,13 @@ func (l Log) Append(rec any) error {
 	return werr
 }
 
-// appendLine appends one line whole or not at all: a short write (a full
-// disk, a file size limit) is cut back off, so the log never holds a torn
-// record that the next line would be glued to.
-func appendLine(root *confined.Root, name string, line []byte) error {
+// AppendLine appends line (whole lines, newline included) to name below
+// root in one O_APPEND write, making the file when it is missing, through
+// no symbolic link, whole or not at all: a short write (a full disk, a
+// file size limit) is cut back off, so the log never holds a torn record
+// that the next line would be glued to. A writer that rotates the file
+// holds its own lock around it, as Append does.
+func AppendLine(root *confined.Root, name string, line []byte) error {
 	f, err := root.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return err

@@ -25,6 +25,8 @@ func Doc(key string) (meaning, defaultText string, ok bool) {
 		return "the sub-agent types whose stop stopguard checks (`*`: every named type; internal agents never); repeat", "", true
 	case KeyCommitConventional:
 		return "the explicit switch: `yes`, the commit-msg hook refuses non-Conventional subjects; `no`, it only strips boilerplate; unset, it checks in a versioned project (`.versionrc.json`, `commitlint.config.*`, `.commitlintrc*`)", "(detected)", true
+	case KeyOtelExport:
+		return "`yes`: export gate decisions, failures, call timings and hook drift as OpenTelemetry logs, through a bounded local spool and the shipper (`go tool mage otel:build`), configured by the standard `OTEL_EXPORTER_OTLP_*` and `OTEL_RESOURCE_ATTRIBUTES` variables ([fleet.md](fleet.md))", "", true
 	case KeyContextFile:
 		return "contextfile: a file to add to the context at session start; repeat for several", "", true
 	case KeyDocdriftWatch:

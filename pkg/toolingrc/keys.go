@@ -22,6 +22,7 @@ const (
 	KeyGuardProtect       = "guard.protect"
 	KeyGuardStopcheck     = "guard.stopcheck"
 	KeyCommitConventional = "commit.conventional"
+	KeyOtelExport         = "otel.export"
 
 	// The catalogue handlers' keys (hooks/*; docs/configuration.md).
 	KeyContextFile         = "context.file"
@@ -115,6 +116,8 @@ func specOf(key string) (keySpec, bool) {
 	case KeyGuardStopcheck:
 		return keySpec{kindText, nil}, true
 	case KeyCommitConventional:
+		return keySpec{kindBool, []string{"no"}}, true
+	case KeyOtelExport:
 		return keySpec{kindBool, []string{"no"}}, true
 	case KeyContextFile:
 		return keySpec{kindPath, []string{}}, true

@@ -11,7 +11,7 @@ func Keys() []string {
 	return []string{
 		KeyHookEnable, KeyHookWarn, KeyHookBinary, KeyHookStartBudget, KeyStateDir,
 		KeyGuardProtect, KeyGuardStopcheck, KeyGuardStopagents,
-		KeyCommitConventional,
+		KeyCommitConventional, KeyOtelExport,
 		KeyWorktreeBase, KeyWorktreeBootstrap,
 		KeyWikiOrigin, KeyWikiDir, KeyWikiProject, KeyWikiProjects,
 		KeyContextFile,

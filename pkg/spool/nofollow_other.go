@@ -1,0 +1,5 @@
+//go:build !unix
+
+package spool
+
+const noFollow = 0
