@@ -75,7 +75,7 @@ var Handler = hook.Handler{
 	Events:  []string{"PostToolUse"},
 	Matcher: "Edit|MultiEdit|Write|NotebookEdit|apply_patch|Bash",
 	Policy:  hook.Observer,
-	Timeout: 60,
+	Timeout: 30,
 	Run:     run,
 }
 
