@@ -203,7 +203,6 @@ func ExpandProjectDir(s, root string) string {
 	return s
 }
 
-
 // readBackups returns the backups kept of a file, newest last.
 func readBackups(dir, prefix string) [][]byte {
 	names, _ := filepath.Glob(filepath.Join(dir, prefix+".*.bak"))
