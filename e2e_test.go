@@ -241,11 +241,18 @@ func TestWorktreeCreateInterrupted(t *testing.T) {
 
 // TestParallelWorktreeCreates starts several hook processes creating one
 // name at once, as parallel sessions would: exactly one creates it, the
-// others fail with nothing on stdout and change nothing.
+// others fail with nothing on stdout and change nothing. The winner's
+// bootstrap holds the create open until every other process has answered
+// (it waits for a file the test makes then), so no loser can come after
+// the winner is done, whatever the machine's speed.
 func TestParallelWorktreeCreates(t *testing.T) {
 	bin := filepath.Join(binaries(t), "magehook")
-	root := gittest.MageRepo(t, `time.Sleep(2 * time.Second)
-	return nil`)
+	root := gittest.MageRepo(t, `for {
+		if _, err := os.Stat(os.Getenv("MAIN") + "/release"); err == nil {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}`)
 	payload := fmt.Sprintf(`{"session_id":"s","cwd":%q,"hook_event_name":"WorktreeCreate","name":"same"}`, root)
 	const n = 6
 	type result struct {
@@ -271,6 +278,9 @@ func TestParallelWorktreeCreates(t *testing.T) {
 	}
 	wins := 0
 	for i := 0; i < n; i++ {
+		if i == n-1 {
+			os.WriteFile(filepath.Join(root, "release"), nil, 0o644) // every loser has answered
+		}
 		r := <-results
 		switch r.code {
 		case 0:

@@ -6,7 +6,9 @@
 // progress on stderr) and prints its path on stdout for the command to
 // exec. It never reads stdin, which holds the payload for the binary.
 //
-// Usage, in the checkout (go -C <checkout> run ...):
+// Usage, in the checkout (go -C <checkout> run ...), or in its hook
+// module when the magefiles are a module of their own (go -C
+// <checkout>/magefiles run ...: the checkout is then the directory above):
 //
 //	go run github.com/magehook/magehook/cmd/ensure [-fresh] [-timeout=22s] bin/magehook
 //
@@ -27,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -52,16 +55,28 @@ func budget(timeout, spent time.Duration) time.Duration {
 // spentBefore is how long the hook command had run when this program
 // started: the age of go run, its parent, started by the command.
 func spentBefore() time.Duration {
-	self, parent := proc.StartTime(os.Getpid()), proc.StartTime(os.Getppid())
-	if self != 0 && parent != 0 && parent <= self {
-		return time.Duration(self-parent) * time.Second / 100 // /proc counts USER_HZ, 100 a second
+	return spent(os.Getpid(), os.Getppid(), proc.StartTime, psEtime)
+}
+
+// spent is the time between parent's start and self's, from the start
+// times (in USER_HZ ticks since boot, 0 when unknown), else from ps's
+// elapsed time of the parent.
+func spent(self, parent int, start func(pid int) uint64, etime func(pid int) (string, error)) time.Duration {
+	s, p := start(self), start(parent)
+	if s != 0 && p != 0 && p <= s {
+		return time.Duration(s-p) * time.Second / 100 // /proc counts USER_HZ, 100 a second
 	}
-	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(os.Getppid())).Output()
+	out, err := etime(parent)
 	if err != nil {
 		return 0
 	}
-	d, _ := parseEtime(strings.TrimSpace(string(out)))
+	d, _ := parseEtime(strings.TrimSpace(out))
 	return d
+}
+
+func psEtime(pid int) (string, error) {
+	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(pid)).Output()
+	return string(out), err
 }
 
 // parseEtime reads ps's elapsed time, [[dd-]hh:]mm:ss.
@@ -89,6 +104,16 @@ func parseEtime(s string) (time.Duration, bool) {
 	return time.Duration(days*86400+total) * time.Second, true
 }
 
+// checkout is the checkout ensure builds in, started in dir: dir, or the
+// directory above when dir is that checkout's hook module (magefiles/
+// with a go.mod of its own).
+func checkout(dir string) string {
+	if up := filepath.Dir(dir); filepath.Base(dir) == "magefiles" && buildinfo.HookModule(up) {
+		return up
+	}
+	return dir
+}
+
 func main() {
 	fresh := flag.Bool("fresh", false, "also rebuild a binary older than its sources")
 	timeout := flag.Duration("timeout", 25*time.Second, "give up building after this long")
@@ -110,6 +135,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "magehook:", err)
 		os.Exit(1)
 	}
+	root = checkout(root)
 	path, err := buildinfo.Ensure(ctx, root, flag.Arg(0), *fresh, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "magehook: %v\n", err)

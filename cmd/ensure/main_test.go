@@ -1,10 +1,9 @@
 package main
 
 import (
+	"errors"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -42,17 +41,50 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// What spentBefore measures is the parent's age, as ps reports it.
-func TestSpentBeforeIsTheParentsAge(t *testing.T) {
-	out, err := exec.Command("ps", "-o", "etime=", "-p", strconv.Itoa(os.Getppid())).Output()
-	if err != nil {
-		t.Skip("no ps:", err)
+// What spentBefore measures is the parent's age when this program
+// started: from the two start times, else from ps's elapsed time.
+func TestSpentIsTheParentsAge(t *testing.T) {
+	ticks := map[int]uint64{10: 1500, 9: 1000}
+	start := func(pid int) uint64 { return ticks[pid] }
+	asked := 0
+	etime := func(pid int) (string, error) {
+		asked = pid
+		return " 01:05\n", nil
 	}
-	want, ok := parseEtime(strings.TrimSpace(string(out)))
-	if !ok {
-		t.Skipf("ps etime %q", out)
+	if got := spent(10, 9, start, etime); got != 5*time.Second {
+		t.Errorf("from the start times: %v, want 5s", got)
 	}
-	if got := spentBefore(); got < want-2*time.Second || got > want+2*time.Second {
-		t.Fatalf("spentBefore = %v, ps says the parent is %v old", got, want)
+	if got := spent(10, 8, start, etime); got != 65*time.Second || asked != 8 {
+		t.Errorf("parent's start unknown, from ps of pid %d: %v, want 65s from pid 8", asked, got)
+	}
+	ticks[9] = 2000 // a parent that started after its child: a reused pid
+	if got := spent(10, 9, start, etime); got != 65*time.Second {
+		t.Errorf("a later parent, from ps: %v, want 65s", got)
+	}
+	noPS := func(int) (string, error) { return "", errors.New("no ps") }
+	if got := spent(10, 8, start, noPS); got != 0 {
+		t.Errorf("nothing known: %v, want 0", got)
+	}
+}
+
+// Started in a checkout's hook module (go -C <checkout>/magefiles run),
+// ensure builds in the checkout; started anywhere else, where it starts.
+func TestCheckoutOfAHookModule(t *testing.T) {
+	root := t.TempDir()
+	mf := filepath.Join(root, "magefiles")
+	if err := os.MkdirAll(mf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != mf {
+		t.Errorf("magefiles/ without a go.mod: checkout %s, want %s", got, mf)
+	}
+	if err := os.WriteFile(filepath.Join(mf, "go.mod"), []byte("module x/magefiles\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != root {
+		t.Errorf("a hook module: checkout %s, want %s", got, root)
+	}
+	if got := checkout(root); got != root {
+		t.Errorf("the checkout itself: %s", got)
 	}
 }

@@ -1,8 +1,9 @@
 package main
 
-// The README's runnable blocks, run by first_hour.txtar and
-// published.txtar, and the output it shows for them: the README's
-// "Writing a new hook" says this file runs them, so it cannot rot.
+// The documentation's runnable blocks (README.md's and docs/*.md's), run
+// by first_hour.txtar, published.txtar and unpublished.txtar, and the
+// output they show: the README's "The first gate" says this file runs
+// them, so they cannot rot.
 
 import (
 	"bufio"
@@ -15,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// readme [-group=name] module-path writes the README's marked blocks
+// readme [-group=name] module-path writes the documentation's marked blocks
 // into the work directory: each ```go block after a
 // "<!-- file: path -->" line to its path (example.com/repo replaced by the
 // module path), every block after a "<!-- run -->" line, in order, to
@@ -30,7 +31,7 @@ func cmdReadme(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: readme [-group=name] module-path")
 	}
-	all, err := readmeBlocks(filepath.Join(ts.Getenv("MAGEHOOK_SRC"), "README.md"))
+	all, err := docBlocks(ts.Getenv("MAGEHOOK_SRC"))
 	if err != nil {
 		ts.Fatalf("readme: %v", err)
 	}
@@ -122,6 +123,24 @@ func cmdCopySrc(ts *testscript.TestScript, neg bool, args []string) {
 
 type block struct{ group, mark, file, text string }
 
+// docBlocks reads the marked blocks of README.md, then of docs/*.md in
+// name order: a group's blocks may sit in any one file.
+func docBlocks(src string) ([]block, error) {
+	paths, err := filepath.Glob(filepath.Join(src, "docs", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	var all []block
+	for _, path := range append([]string{filepath.Join(src, "README.md")}, paths...) {
+		blocks, err := readmeBlocks(path)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, blocks...)
+	}
+	return all, nil
+}
+
 func readmeBlocks(path string) ([]block, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -173,15 +192,18 @@ func readmeMark(text string) *block {
 	return nil
 }
 
-// The fixture names "Writing a new hook" gives are the fixtures there are:
-// every `Event/name` it quotes exists, and its list of PreToolUse fixtures
-// is all of them.
-func TestReadmeNamesTheFixtures(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+// The fixture names the README's first gate and docs/handlers.md give are
+// the fixtures there are: every `Event/name` they quote exists, and
+// handlers.md's list of PreToolUse fixtures is all of them.
+func TestDocsNameTheFixtures(t *testing.T) {
+	var readme string
+	for _, name := range []string{"README.md", "docs/handlers.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		readme += string(data)
 	}
-	readme := string(data)
 	payloads := filepath.Join("..", "..", "testdata", "payloads")
 	quoted := regexp.MustCompile("`([A-Z][A-Za-z]+)/([a-z][a-z-]*)`")
 	for _, m := range quoted.FindAllStringSubmatch(readme, -1) {
@@ -189,12 +211,12 @@ func TestReadmeNamesTheFixtures(t *testing.T) {
 			continue // not an event: some other path
 		}
 		if _, err := os.Stat(filepath.Join(payloads, m[1], m[2]+".json")); err != nil {
-			t.Errorf("the README names fixture %s/%s, which testdata/payloads does not have", m[1], m[2])
+			t.Errorf("the docs name fixture %s/%s, which testdata/payloads does not have", m[1], m[2])
 		}
 	}
 	_, list, ok := strings.Cut(readme, "`PreToolUse/` has ")
 	if !ok {
-		t.Fatal("the README lost its list of PreToolUse fixtures")
+		t.Fatal("docs/handlers.md lost its list of PreToolUse fixtures")
 	}
 	list, _, _ = strings.Cut(list, ";")
 	named := map[string]bool{}
@@ -208,11 +230,11 @@ func TestReadmeNamesTheFixtures(t *testing.T) {
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".json")
 		if !named[name] {
-			t.Errorf("fixture PreToolUse/%s is missing from the README's list", name)
+			t.Errorf("fixture PreToolUse/%s is missing from the list in docs/handlers.md", name)
 		}
 		delete(named, name)
 	}
 	for name := range named {
-		t.Errorf("the README lists PreToolUse/%s, which testdata/payloads does not have", name)
+		t.Errorf("docs/handlers.md lists PreToolUse/%s, which testdata/payloads does not have", name)
 	}
 }

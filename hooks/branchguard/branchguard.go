@@ -96,6 +96,7 @@
 package branchguard
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -182,7 +183,7 @@ func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, er
 		path = cwd + string(filepath.Separator) + path
 	}
 	repo, err := c.Repo(path)
-	if err == gitrepo.ErrNotRepo {
+	if errors.Is(err, gitrepo.ErrNotRepo) {
 		return nil, nil
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package branchguard
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -345,7 +346,7 @@ func (c *checker) git(i int) {
 	} else if dyn == "" && dir != "" {
 		rs = c.repoAt(dir, gitDir)
 		if rs.err != nil {
-			if rs.err != gitrepo.ErrNotRepo {
+			if !errors.Is(rs.err, gitrepo.ErrNotRepo) {
 				c.find(Finding{Rule: RuleUndecided, Command: cmd.Text, Detail: "the repository cannot be read: " + rs.err.Error()})
 			}
 			rs = nil

@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,7 +237,7 @@ func gitDirty(dir, gitDir string) (bool, error) {
 	} else {
 		repo, err = gitrepo.Find(dir)
 	}
-	if err == gitrepo.ErrNotRepo {
+	if errors.Is(err, gitrepo.ErrNotRepo) {
 		return false, nil
 	}
 	if err != nil {

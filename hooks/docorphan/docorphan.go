@@ -45,6 +45,7 @@
 package docorphan
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -114,7 +115,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		} else {
 			repo, err = gitrepo.Find(dir)
 		}
-		if err == gitrepo.ErrNotRepo {
+		if errors.Is(err, gitrepo.ErrNotRepo) {
 			continue
 		}
 		if err != nil {

@@ -32,8 +32,6 @@
 //     MAGEHOOK_LIVE_CAPTURE=1, writes the payloads into
 //     testdata/live/<client>/<version>/<Event>/<case>.json with a
 //     PROVENANCE.md, and how each answer was taken into answers/.
-//   - pending(t, why): skips a scenario whose fix has not reached main,
-//     naming the behaviour; MAGEHOOK_LIVE_PENDING=1 runs it anyway.
 //
 // To add a client's scenarios, write <client>_test.go: start a
 // modelserver.Server with the scripts (tools named as the client names

@@ -9,7 +9,7 @@
 // a world value) and returns an error carrying its exit code, as
 // mg.Fatal's errors do. Mage's generated main is the one place that reads
 // it: it prints "Error: <message>" on stderr and exits with the error's
-// ExitStatus (README's table: 1 failure, 2 usage, 3 configuration). A
+// ExitStatus (docs/commands.md's table: 1 failure, 2 usage, 3 configuration). A
 // magefile that calls a target (a Bootstrap calling Hook{}.Build) gets the
 // error back instead of a process that ends under it.
 //
@@ -71,7 +71,8 @@ func hookSet(local bool) hook.Set {
 	if local {
 		hs = handlers()
 	}
-	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook,
+		Checked: buildinfo.Source != ""}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
@@ -106,6 +107,15 @@ func (w world) list() error {
 		return configErr(cerr)
 	}
 	return nil
+}
+
+// Check checks the handler set compiled into this binary — each handler's
+// name, events, matcher and policy, and no name given twice — and exits 3
+// naming the handler at fault. Every binary hook:build makes passes it
+// first, and does not check its set again on each call.
+func (Hook) Check() error {
+	_, err := checkedHandlers()
+	return err
 }
 
 // Version prints the source hash this binary was built from (empty for a

@@ -83,6 +83,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// SkipStale skips the binary's staleness check (it runs go list).
 	SkipStale bool
+	// ManagedSettings is Claude Code's managed settings file; "" means
+	// the system's (DefaultManagedSettings).
+	ManagedSettings string
 	// Fix settles what the doctor can settle safely: a library clone in
 	// the stopped rebase of two opens (CLI-DOCTOR-2).
 	Fix bool
@@ -311,23 +314,28 @@ func (d *doctor) owner(f scopeFile) settings.Owner {
 	return settings.Installer{Config: d.cfg, Scope: f.scope, Home: d.Home}.Owner()
 }
 
-// ManagedSettings is where Linux keeps Claude Code's managed settings.
-var ManagedSettings = "/etc/claude-code/managed-settings.json"
+// DefaultManagedSettings is where Linux keeps Claude Code's managed
+// settings.
+const DefaultManagedSettings = "/etc/claude-code/managed-settings.json"
 
 // checkManaged reports managed settings that switch project hooks off.
 func (d *doctor) checkManaged() {
-	data, exists, err := settings.ReadFile(ManagedSettings)
+	managed := d.Options.ManagedSettings
+	if managed == "" {
+		managed = DefaultManagedSettings
+	}
+	data, exists, err := settings.ReadFile(managed)
 	if err != nil || !exists {
 		return // often unreadable to the user; nothing to say then
 	}
 	top, _, err := settings.Load(data)
 	if err != nil {
-		d.add(Problem, "managed settings", ManagedSettings, "%s: %v", ManagedSettings, err)
+		d.add(Problem, "managed settings", managed, "%s: %v", managed, err)
 		return
 	}
 	for _, key := range []string{"allowManagedHooksOnly", "disableAllHooks"} {
 		if v, _ := top.Get(key); v == true {
-			d.add(Problem, "managed settings", ManagedSettings, "%s sets %s: the checkout's hooks do not run", ManagedSettings, key)
+			d.add(Problem, "managed settings", managed, "%s sets %s: the checkout's hooks do not run", managed, key)
 		}
 	}
 }

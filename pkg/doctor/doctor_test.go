@@ -24,7 +24,22 @@ func setup(t testing.TB) (string, doctor.Options) {
 	if _, err := in.Install(); err != nil {
 		t.Fatal(err)
 	}
-	return root, doctor.Options{Start: root, Handlers: hooks.All(), Home: t.TempDir(), SkipStale: true}
+	// Never the host's managed settings: a file of the test's own.
+	managed := filepath.Join(t.TempDir(), "managed-settings.json")
+	return root, doctor.Options{Start: root, Handlers: hooks.All(), Home: t.TempDir(), SkipStale: true, ManagedSettings: managed}
+}
+
+// Managed settings that switch the project's hooks off are a problem.
+func TestManagedSettingsThatSwitchHooksOff(t *testing.T) {
+	_, opt := setup(t)
+	if r := doctor.Run(context.Background(), opt); strings.Contains(statuses(r), "managed settings") {
+		t.Fatalf("no managed settings file, yet: %s", statuses(r))
+	}
+	os.WriteFile(opt.ManagedSettings, []byte(`{"disableAllHooks": true}`), 0o644)
+	r := doctor.Run(context.Background(), opt)
+	if !strings.Contains(statuses(r), "managed settings") {
+		t.Errorf("disableAllHooks in the managed settings is not reported: %s", statuses(r))
+	}
 }
 
 func statuses(r doctor.Report) string {

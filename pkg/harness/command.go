@@ -104,7 +104,10 @@ func (h *Harness) Command(c CommandSpec) string {
 	if budget < 5 {
 		budget = c.Timeout
 	}
-	ensure := `go -C "$d" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	// go run starts in the module that requires magehook: magefiles/ when
+	// it is a module of its own (the checkout's own module, if any, left
+	// as it was), else the checkout. Only a missing binary pays the test.
+	ensure := `m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
 	code := "1"
 	if c.gated() {
 		code = "2"

@@ -252,6 +252,14 @@ func (h Handler) Subscribes(event string) bool {
 // anything else is an unanchored regular expression. Agent and Task are
 // one tool. A matcher that does not compile is an error.
 func Match(matcher, value string) (bool, error) {
+	// The common cases, on every call of every handler, without building
+	// a matcher: everything, and a list of exact names.
+	if matcher == "" || matcher == "*" {
+		return true, nil
+	}
+	if isExactList(matcher) {
+		return inExactList(matcher, value), nil
+	}
 	m, err := compileMatcher(matcher)
 	if err != nil {
 		return false, err
@@ -294,6 +302,24 @@ func ExactNames(matcher string) ([]string, bool) {
 		}
 	}
 	return names, true
+}
+
+// inExactList reports whether value is one of an exact list's names, as
+// ExactNames splits it, without allocating.
+func inExactList(matcher, value string) bool {
+	for matcher != "" {
+		i := strings.IndexAny(matcher, "|,")
+		name := matcher
+		if i >= 0 {
+			name, matcher = matcher[:i], matcher[i+1:]
+		} else {
+			matcher = ""
+		}
+		if name = strings.TrimSpace(name); name != "" && payload.SameTool(name, value) {
+			return true
+		}
+	}
+	return false
 }
 
 func isExactList(m string) bool {

@@ -150,6 +150,10 @@ func Untyped() []string {
 	return []string{"pricing", "cache_ttl", "estimated_cache_write_usd", "prompt_cache_warm"}
 }
 
+// CapEnv names the environment variable that sets the payload size limit
+// in bytes (default DefaultCap).
+const CapEnv = "MAGEHOOK_PAYLOAD_CAP"
+
 // Errors Decode returns; each is a payload the hook cannot act on.
 var (
 	ErrTooLarge  = errors.New("payload is larger than the cap")
@@ -180,7 +184,7 @@ func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, limit)
+		return nil, fmt.Errorf("%w (%d bytes); set %s=<bytes> to raise it", ErrTooLarge, limit, CapEnv)
 	}
 	return data, nil
 }

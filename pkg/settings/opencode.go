@@ -121,7 +121,8 @@ export const MagehookPlugin = async ({ directory }) => {
   const calls = new Map();
   const contexts = new Map();
   const ensure = (fresh) => {
-    const r = spawnSync("go", ["-C", root, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
+    const mod = fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
+    const r = spawnSync("go", ["-C", mod, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30000 });
     if (r.stderr) process.stderr.write(r.stderr);
     if (r.status === 0 && (r.stdout || "").trim()) bin = r.stdout.trim();

@@ -23,7 +23,7 @@ const (
 	KeyGuardStopcheck     = "guard.stopcheck"
 	KeyCommitConventional = "commit.conventional"
 
-	// The catalogue handlers' keys (hooks/*; README configuration table).
+	// The catalogue handlers' keys (hooks/*; docs/configuration.md).
 	KeyContextFile         = "context.file"
 	KeyDocdriftWatch       = "docdrift.watch"
 	KeyDocdriftBlocking    = "docdrift.blocking"

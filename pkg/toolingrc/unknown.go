@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Keys lists every key magehook reads, in the README's order. (A function,
+// Keys lists every key magehook reads, in docs/configuration.md's order. (A function,
 // not a package-level slice: nothing is built unless something asks.)
 func Keys() []string {
 	return []string{
@@ -45,9 +45,9 @@ func (u Unknown) String() string {
 		s += "; did you mean " + u.Suggest + "?"
 	}
 	if gateKey(u.Key) {
-		return s + " (until it is fixed, every tool call is blocked; README: Configuration lists the keys)"
+		return s + " (until it is fixed, every tool call is blocked; docs/configuration.md lists the keys)"
 	}
-	return s + " (magehook ignores it; README: Configuration lists the keys)"
+	return s + " (magehook ignores it; docs/configuration.md lists the keys)"
 }
 
 // gateKey reports whether key is in the gates' own prefixes, where a typo
@@ -142,7 +142,7 @@ func (c *Config) GateTypo() error {
 			if u.Suggest != "" {
 				msg += "; did you mean " + u.Suggest + "?"
 			}
-			return &Error{File: u.File, Line: u.Line, Key: u.Key, Msg: msg + " A misspelt gate key would turn a gate off; fix it (README: Configuration lists the keys)"}
+			return &Error{File: u.File, Line: u.Line, Key: u.Key, Msg: msg + " A misspelt gate key would turn a gate off; fix it (docs/configuration.md lists the keys)"}
 		}
 	}
 	return nil
