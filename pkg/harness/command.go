@@ -107,7 +107,9 @@ func (h *Harness) Command(c CommandSpec) string {
 	// go run starts in the module that requires magehook: magefiles/ when
 	// it is a module of its own (the checkout's own module, if any, left
 	// as it was), else the checkout. Only a missing binary pays the test.
-	ensure := `m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	// command -v: without Go the shell's own "go: not found" would be a
+	// second line of the message.
+	ensure := `m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; command -v go >/dev/null && go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
 	code := "1"
 	if c.gated() {
 		code = "2"
@@ -121,12 +123,10 @@ func (h *Harness) Command(c CommandSpec) string {
 			`echo "magehook: ` + what + `; no gate watches $t: it goes on; run go tool mage hook:build" >&2; exit 1; }`
 	}
 	if c.Event == "SessionStart" {
-		b.WriteString(`b=$(command -v go >/dev/null && ` + ensure + ` -fresh "` + quoted + `" </dev/null) || b="$d/` + quoted + `"; `)
+		b.WriteString(`b=$(` + ensure + ` -fresh "` + quoted + `" </dev/null) || b="$d/` + quoted + `"; `)
 		b.WriteString(`[ -x "$b" ] || ` + missing(`$b is missing`) + `; `)
 	} else {
-		// command -v: without Go the shell's own "go: not found" would be
-		// a second line.
-		b.WriteString(`b="$d/` + quoted + `"; [ -x "$b" ] || b=$(command -v go >/dev/null && ` + ensure + ` "` + quoted + `" </dev/null) || `)
+		b.WriteString(`b="$d/` + quoted + `"; [ -x "$b" ] || b=$(` + ensure + ` "` + quoted + `" </dev/null) || `)
 		b.WriteString(missing(quoted+` is missing and could not be built`) + `; `)
 	}
 	b.WriteString(SealEnv + `=$$ "$b" hook:` + c.Target)
