@@ -46,7 +46,7 @@ func TestTheBinaryIsBuiltOnFirstNeed(t *testing.T) {
 	codex, _ := harness.Lookup("codex")
 	claude, _ := harness.Lookup("claude")
 	pre := func(h *harness.Harness) string {
-		return h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 120})
+		return h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 120, GateAll: true}) // branchguard watches
 	}
 	payload := `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m x"}}`
 	var wg sync.WaitGroup
