@@ -107,9 +107,9 @@ func (h *Harness) Command(c CommandSpec) string {
 	// go run starts in the module that requires magehook: magefiles/ when
 	// it is a module of its own (the checkout's own module, if any, left
 	// as it was), else the checkout. Only a missing binary pays the test.
-	// command -v: without Go the shell's own "go: not found" would be a
-	// second line of the message.
-	ensure := `m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; command -v go >/dev/null && go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	// It runs inside $(...): without Go the subshell ends there, before
+	// the shell's own "go: not found" would be a second line.
+	ensure := `command -v go >/dev/null || exit 1; m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
 	code := "1"
 	if c.gated() {
 		code = "2"
