@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/internal/live"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -35,7 +36,18 @@ func Regions() []Region {
 	return []Region{
 		{"README.md", "catalogue", Catalogue(hooks.All())},
 		{"docs/configuration.md", "keys", Keys()},
+		{"docs/harnesses.md", "harnesses", harnesses()},
 	}
+}
+
+// harnesses is the harness table (live.HarnessTable), or the error that
+// kept it from being made, which the drift test then shows.
+func harnesses() string {
+	text, err := live.HarnessTable()
+	if err != nil {
+		return "harness table: " + err.Error() + "\n"
+	}
+	return text
 }
 
 // Catalogue is the table of handlers: name, the events with the tools

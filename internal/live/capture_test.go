@@ -128,10 +128,10 @@ func capture(t *testing.T, cl live.Client, c *Consumer, scenario string, records
 		"the client took each magehook answer (json: parsed and validated; plain: no\n"+
 		"JSON).\n\n"+
 		"client: %s\nversion: %s\ncaptured: %s\n\n"+
-		"Refresh: `MAGEHOOK_LIVE_CAPTURE=1 go test ./internal/live -run 'TestClaude' -count=1`\n"+
+		"Refresh: `MAGEHOOK_LIVE_CAPTURE=1 go test ./internal/live -run 'Test%s' -count=1`\n"+
 		"(`go tool mage live:bump %s <version>` moves to a new version).\n\n"+
 		"| Fixture | Scenario | Captured |\n|---|---|---|\n",
-		cl.Name, cl.Version, cl.Package, cl.Version, cl.Package, cl.Version, date, cl.Name)
+		cl.Name, cl.Version, cl.Package, cl.Version, cl.Package, cl.Version, date, strings.ToUpper(cl.Name[:1])+cl.Name[1:], cl.Name)
 	write(t, dir, "PROVENANCE.md", head+strings.Join(uniqSorted(rows), "\n")+"\n")
 	if os.Getenv("MAGEHOOK_LIVE_CAPTURE") == "1" && cl.Name == "claude" {
 		adopt(t, dir)

@@ -3,6 +3,8 @@ package live
 import (
 	"strings"
 	"testing"
+
+	"github.com/magehook/magehook/pkg/harness"
 )
 
 func TestThePinnedFileNamesEveryHarnessOnce(t *testing.T) {
@@ -17,7 +19,12 @@ func TestThePinnedFileNamesEveryHarnessOnce(t *testing.T) {
 		}
 		seen[c.Name] = true
 	}
-	for _, name := range []string{"claude", "codex", "gemini", "copilot", "opencode"} {
+	for _, c := range cs {
+		if _, ok := harness.Lookup(c.Name); !ok {
+			t.Errorf("%s is pinned but is no harness (pkg/harness)", c.Name)
+		}
+	}
+	for _, name := range []string{"claude", "codex", "gemini", "copilot", "opencode", "qwen"} {
 		if !seen[name] {
 			t.Errorf("%s is not pinned in %s", name, ClientsFile)
 		}

@@ -60,7 +60,7 @@ func (w world) replay(ctx context.Context, a replayArgs) error {
 	if a.harness != "" && a.harness != "claude" {
 		h, ok := harness.Hook(a.harness)
 		if !ok {
-			return usage(fmt.Errorf("unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode", a.harness))
+			return usage(fmt.Errorf("unknown harness %q; use %s", a.harness, strings.Join(harness.Names(), ", ")))
 		}
 		agent = h
 	}

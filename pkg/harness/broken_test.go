@@ -133,8 +133,7 @@ func TestEveryFailureToRunBlocksAGate(t *testing.T) {
 				for _, code := range []int{0, 2} {
 					cmd := exec.Command("sh", "-c", strings.Replace(c, "hook:"+ev.target, "hook:"+ev.target+" -code="+string(rune('0'+code)), 1))
 					cmd.Dir = filepath.Join(root, "bin")
-					cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "GEMINI_PROJECT_DIR="+root, "COPILOT_PROJECT_DIR="+root,
-						"PATH="+tools, harness.SealEnv+"=1")
+					cmd.Env = append(append(os.Environ(), projectEnv(root)...), "PATH="+tools, harness.SealEnv+"=1")
 					cmd.Env = append(cmd.Env, bin.env...)
 					cmd.Stdin = strings.NewReader(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
 					var stdout, stderr strings.Builder
@@ -199,7 +198,7 @@ func TestAMissingBinaryBlocksOnlyWatchedTools(t *testing.T) {
 		} {
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "GEMINI_PROJECT_DIR="+root, "COPILOT_PROJECT_DIR="+root, "PATH="+tools)
+			cmd.Env = append(append(os.Environ(), projectEnv(root)...), "PATH="+tools)
 			cmd.Stdin = strings.NewReader(tc.payload)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
@@ -211,4 +210,15 @@ func TestAMissingBinaryBlocksOnlyWatchedTools(t *testing.T) {
 			}
 		}
 	}
+}
+
+// projectEnv sets every harness's project directory variable to root.
+func projectEnv(root string) []string {
+	var out []string
+	for _, h := range harness.All() {
+		if v := h.ProjectVar(); v != "" {
+			out = append(out, v+"="+root)
+		}
+	}
+	return out
 }

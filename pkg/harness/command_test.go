@@ -40,7 +40,7 @@ func TestThePresentBinaryCostsOneWait(t *testing.T) {
 			c := h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: ev.name, Target: ev.target, Timeout: 30, GateAll: true})
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Dir = filepath.Join(root, "bin") // Codex and Cursor walk up from here
-			cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "GEMINI_PROJECT_DIR="+root, "COPILOT_PROJECT_DIR="+root)
+			cmd.Env = append(os.Environ(), projectEnv(root)...)
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%s %s: %v", h.Name, c, err)

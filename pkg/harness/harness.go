@@ -1,5 +1,6 @@
 // Package harness holds one value per coding agent that runs magehook's
-// hooks: Claude Code, Codex, Copilot CLI, Cursor, Gemini CLI and OpenCode.
+// hooks: Claude Code, Codex, Copilot CLI, Cursor, Factory Droid, Gemini
+// CLI, OpenCode and Qwen Code.
 // A value declares everything that differs between them — its
 // configuration file and its layout, its event and tool names, how its
 // payload maps onto the common one (Claude Code's), how an answer renders
@@ -138,10 +139,14 @@ func Lookup(name string) (*Harness, bool) {
 		h = copilot()
 	case "cursor":
 		h = cursor()
+	case "droid":
+		h = droid()
 	case "gemini":
 		h = gemini()
 	case "opencode":
 		h = opencode()
+	case "qwen":
+		h = qwen()
 	default:
 		return nil, false
 	}
@@ -149,7 +154,9 @@ func Lookup(name string) (*Harness, bool) {
 }
 
 // Names lists every harness name, Claude Code first.
-func Names() []string { return []string{"claude", "codex", "copilot", "cursor", "gemini", "opencode"} }
+func Names() []string {
+	return []string{"claude", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "qwen"}
+}
 
 // All returns every harness, Claude Code first.
 func All() []*Harness {
@@ -179,6 +186,17 @@ func OpaqueResponseOf(name string) bool {
 
 // worktreeCreate is magehook's own way to a worktree, in every harness.
 const worktreeCreate = "go tool mage worktree:create <name>"
+
+// ProjectVar is the environment variable ProjectDir reads first
+// ("${COPILOT_PROJECT_DIR:-$PWD}" reads COPILOT_PROJECT_DIR), "" for none.
+func (h *Harness) ProjectVar() string {
+	expr := strings.TrimPrefix(strings.TrimPrefix(h.ProjectDir, "$"), "{")
+	end := 0
+	for end < len(expr) && (expr[end] == '_' || expr[end] >= 'A' && expr[end] <= 'Z' || expr[end] >= '0' && expr[end] <= '9' || expr[end] >= 'a' && expr[end] <= 'z') {
+		end++
+	}
+	return expr[:end]
+}
 
 // IsClaude reports whether h is Claude Code (whose file has scopes).
 func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }

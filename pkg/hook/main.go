@@ -60,7 +60,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 	}
 	h, ok := set.harness(harness)
 	if !ok {
-		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode\n", harness)
+		fmt.Fprintf(os.Stderr, "magehook: unknown harness %q; use one that go tool mage hook:install -harness= names\n", harness)
 		return nil, ExitBlock, false
 	}
 	if extra := ExtraArgs(args, "hook:"+ev.Target); len(extra) > 0 {

@@ -195,23 +195,12 @@ func ExpandProjectDir(s, root string) string {
 			continue
 		}
 		s = strings.ReplaceAll(s, h.ProjectDir, root)
-		if v := projectVar(h.ProjectDir); v != "" {
+		if v := h.ProjectVar(); v != "" {
 			s = strings.ReplaceAll(s, "${"+v+"}", root)
 			s = strings.ReplaceAll(s, "$"+v, root)
 		}
 	}
 	return s
-}
-
-// projectVar is the variable a ProjectDir expression reads first
-// ("${COPILOT_PROJECT_DIR:-$PWD}" reads COPILOT_PROJECT_DIR).
-func projectVar(expr string) string {
-	expr = strings.TrimPrefix(strings.TrimPrefix(expr, "$"), "{")
-	end := 0
-	for end < len(expr) && (expr[end] == '_' || expr[end] >= 'A' && expr[end] <= 'Z' || expr[end] >= '0' && expr[end] <= '9' || expr[end] >= 'a' && expr[end] <= 'z') {
-		end++
-	}
-	return expr[:end]
 }
 
 // readBackups returns the backups kept of a file, newest last.
