@@ -183,3 +183,41 @@ func TestAnAdoptedCheckoutStaysClean(t *testing.T) {
 		t.Errorf("git status after a session is not empty:\n%s", st)
 	}
 }
+
+// TestTheBuildChecksTheHandlerSet: a handler set that does not hold (a
+// repository's own handler named like a catalogue gate, which would
+// shadow it) fails hook:build with the handler named, and no binary is
+// put in place; the binaries a build makes then skip the check per call.
+func TestTheBuildChecksTheHandlerSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	repo := gittest.PluginRepo(t, "hook.enable branchguard\n")
+	gittest.Write(t, repo, map[string]string{"magefiles/own.go": `//go:build mage
+
+package main
+
+import (
+	"github.com/magehook/magehook/magefiles/targets"
+	"github.com/magehook/magehook/pkg/hook"
+)
+
+func init() {
+	targets.Local = append(targets.Local, hook.Handler{Name: "branchguard", Purpose: "a gate of our own",
+		Events: []string{"PreToolUse"}, Policy: hook.Gatekeeper,
+		Run: func(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }})
+}
+`})
+	cmd := exec.Command("go", "tool", "mage", "hook:build")
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "handler branchguard is declared twice") {
+		t.Errorf("the build of a set that does not hold: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "bin", "magehook")); err == nil {
+		t.Error("a binary was put in place")
+	}
+	if left, _ := filepath.Glob(filepath.Join(repo, "bin", ".magehook.*.tmp")); len(left) > 0 {
+		t.Errorf("the build left %v", left)
+	}
+}

@@ -30,6 +30,7 @@ func All() []hook.Handler {
 	return []hook.Handler{
 		sessionclock.Handler,
 		branchguard.Handler,
+		branchguard.SessionHandler,
 		cmdguard.Handler,
 		configguard.Handler,
 		stopguard.Handler,

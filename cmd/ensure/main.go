@@ -6,7 +6,9 @@
 // progress on stderr) and prints its path on stdout for the command to
 // exec. It never reads stdin, which holds the payload for the binary.
 //
-// Usage, in the checkout (go -C <checkout> run ...):
+// Usage, in the checkout (go -C <checkout> run ...), or in its hook
+// module when the magefiles are a module of their own (go -C
+// <checkout>/magefiles run ...: the checkout is then the directory above):
 //
 //	go run github.com/magehook/magehook/cmd/ensure [-fresh] [-timeout=22s] bin/magehook
 //
@@ -27,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -101,6 +104,16 @@ func parseEtime(s string) (time.Duration, bool) {
 	return time.Duration(days*86400+total) * time.Second, true
 }
 
+// checkout is the checkout ensure builds in, started in dir: dir, or the
+// directory above when dir is that checkout's hook module (magefiles/
+// with a go.mod of its own).
+func checkout(dir string) string {
+	if up := filepath.Dir(dir); filepath.Base(dir) == "magefiles" && buildinfo.HookModule(up) {
+		return up
+	}
+	return dir
+}
+
 func main() {
 	fresh := flag.Bool("fresh", false, "also rebuild a binary older than its sources")
 	timeout := flag.Duration("timeout", 25*time.Second, "give up building after this long")
@@ -122,6 +135,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "magehook:", err)
 		os.Exit(1)
 	}
+	root = checkout(root)
 	path, err := buildinfo.Ensure(ctx, root, flag.Arg(0), *fresh, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "magehook: %v\n", err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -62,5 +64,27 @@ func TestSpentIsTheParentsAge(t *testing.T) {
 	noPS := func(int) (string, error) { return "", errors.New("no ps") }
 	if got := spent(10, 8, start, noPS); got != 0 {
 		t.Errorf("nothing known: %v, want 0", got)
+	}
+}
+
+// Started in a checkout's hook module (go -C <checkout>/magefiles run),
+// ensure builds in the checkout; started anywhere else, where it starts.
+func TestCheckoutOfAHookModule(t *testing.T) {
+	root := t.TempDir()
+	mf := filepath.Join(root, "magefiles")
+	if err := os.MkdirAll(mf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != mf {
+		t.Errorf("magefiles/ without a go.mod: checkout %s, want %s", got, mf)
+	}
+	if err := os.WriteFile(filepath.Join(mf, "go.mod"), []byte("module x/magefiles\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkout(mf); got != root {
+		t.Errorf("a hook module: checkout %s, want %s", got, root)
+	}
+	if got := checkout(root); got != root {
+		t.Errorf("the checkout itself: %s", got)
 	}
 }

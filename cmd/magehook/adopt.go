@@ -12,6 +12,7 @@ import (
 
 	"github.com/bitfield/script"
 
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/harness"
 )
 
@@ -85,7 +86,7 @@ func adopt(o options) error {
 			return err
 		}
 	}
-	if err := moduleAtRoot(root); err != nil {
+	if err := moduleAtRoot(root, hookModule(root)); err != nil {
 		return err
 	}
 	if err := os.Chdir(root); err != nil {
@@ -106,6 +107,20 @@ func adopt(o options) error {
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: "+root+" is already set up: nothing to change")
 	}
+	if !o.DryRun {
+		// What every file held before, for magehook uninstall; what init
+		// left, recorded however init ends (a failed step leaves changes
+		// the undo must know).
+		rec, err := snapshot(root)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := rec.save(root); err != nil {
+				fmt.Fprintln(o.Stderr, "magehook init: warning: cannot record what init changed (magehook uninstall needs it):", err)
+			}
+		}()
+	}
 	for _, s := range steps {
 		if o.DryRun {
 			fmt.Fprintln(o.Stdout, "would "+s.what)
@@ -119,7 +134,12 @@ func adopt(o options) error {
 			return fmt.Errorf("%s: %w", s.what, err)
 		}
 	}
-	install := "go tool mage hook:install -harness=" + o.Harness
+	hookMod := hookModule(root)
+	mageCmd := "go tool mage"
+	if hookMod {
+		mageCmd = "go -C magefiles tool mage -w .."
+	}
+	install := mageCmd + " hook:install -harness=" + o.Harness
 	switch {
 	case o.DryRun:
 		if !o.NoInstall {
@@ -133,25 +153,34 @@ func adopt(o options) error {
 	}
 	// go tool mage compiles Mage itself on its first run, silently: say
 	// so as a step of its own rather than inside the install's silence.
-	fmt.Fprintln(o.Stderr, "magehook init: go tool mage -version (compiles Mage itself, once: up to a minute on a fresh machine)")
-	if err := runGo(o, true, "tool", "mage", "-version"); err != nil {
-		return fmt.Errorf("go tool mage -version: %w", err)
+	fmt.Fprintln(o.Stderr, "magehook init: "+mageCmd+" -version (compiles Mage itself, once: up to a minute on a fresh machine)")
+	if err := runGo(o, true, mageArgs(root, "-version")...); err != nil {
+		return fmt.Errorf("%s -version: %w", mageCmd, err)
 	}
 	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (compiles the magefiles, then builds bin/magehook: tens of seconds the first time)")
-	if err := goCommand(o, "tool", "mage", "hook:install", "-harness="+o.Harness); err != nil {
-		return fmt.Errorf("go tool mage hook:install: %w", err)
+	if err := goCommand(o, mageArgs(root, "hook:install", "-harness="+o.Harness)...); err != nil {
+		return fmt.Errorf("%s hook:install: %w", mageCmd, err)
 	}
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
 	} else {
 		files := "go.mod, go.sum, magefiles/, .toolingrc, .gitignore"
-		if regular(filepath.Join(root, "vendor", "modules.txt")) {
+		if hookMod {
+			files = "magefiles/ (its go.mod and go.sum too), .toolingrc, .gitignore"
+		} else if regular(filepath.Join(root, "vendor", "modules.txt")) {
 			files += ", vendor/"
 		}
-		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(o.Harness)+" does it up front).")
+		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(mageCmd, o.Harness)+" does it up front).")
+	}
+	if hookMod {
+		fmt.Fprintln(o.Stderr, "magehook init: the hook build is a module of its own, magefiles/go.mod: the repository's own build is as it was. Run magehook's targets as bin/magehook <target> (bin/magehook -l lists them), or before the binary is built as "+mageCmd+" <target>.")
 	}
 	if dir, ok := localReplace(root); ok {
-		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, go.mod's replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with go mod edit -replace="+Module+"=<dir> (docs/adopting.md).")
+		file, edit := "go.mod", "go mod edit"
+		if hookMod {
+			file, edit = "magefiles/go.mod", "go -C magefiles mod edit"
+		}
+		fmt.Fprintln(o.Stderr, "magehook init: until magehook is published, "+file+"'s replace points at "+dir+": every clone (a teammate's, CI) needs magehook there, or points the replace at its own copy with "+edit+" -replace="+Module+"=<dir> (docs/adopting.md).")
 	}
 	printNotes(o, notes)
 	return nil
@@ -159,11 +188,22 @@ func adopt(o options) error {
 
 // teammateInstall is the install a teammate runs up front: the same
 // harness as this one (hook:install alone wires Claude Code).
-func teammateInstall(name string) string {
+func teammateInstall(mage, name string) string {
 	if name == "claude" {
-		return "go tool mage hook:install"
+		return mage + " hook:install"
 	}
-	return "go tool mage hook:install -harness=" + name
+	return mage + " hook:install -harness=" + name
+}
+
+// mageArgs is the go command's arguments that run Mage on root's
+// magefiles with args, started from root: in the hook module when there
+// is one (buildinfo.Mage).
+func mageArgs(root string, args ...string) []string {
+	dir, goArgs := buildinfo.Mage(root, args...)
+	if dir != root {
+		return append([]string{"-C", dir}, goArgs...)
+	}
+	return goArgs
 }
 
 // printNotes repeats what is left to the user after the install's output.
@@ -194,9 +234,20 @@ func harnessFiles(name string) (string, bool) {
 // go -C <root>), so adopting there would make a second module, not use
 // the one the user is in. With no module at all, init makes one only when
 // started at the top.
-func moduleAtRoot(root string) error {
+//
+// With a hook module (hookMod) the repository's own module is left alone,
+// wherever it is; started below the top of a repository with no go.mod
+// at its top, init still asks to be started there.
+func moduleAtRoot(root string, hookMod bool) error {
 	if _, err := exec.LookPath("go"); err != nil {
 		return errors.New("go is not installed (or not on PATH): install Go " + MinGo + ", then run init again")
+	}
+	if hookMod {
+		cwd, err := os.Getwd()
+		if err == nil && !sameFile(cwd, root) && !regular(filepath.Join(root, "go.mod")) && !regular(filepath.Join(root, "magefiles", "go.mod")) {
+			return fmt.Errorf("init adopts the top of the repository (%s) and makes magefiles/ there: if that is the repository to adopt, run init there (cd %s); if this directory is a project of its own, make it a repository (git init)", root, root)
+		}
+		return nil
 	}
 	var stderr strings.Builder
 	out, err := script.Exec("go env GOMOD").WithStderr(&stderr).String()

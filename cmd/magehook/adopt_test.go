@@ -58,7 +58,7 @@ func TestTeammateInstallNamesTheHarness(t *testing.T) {
 		"codex":  "go tool mage hook:install -harness=codex",
 		"all":    "go tool mage hook:install -harness=all",
 	} {
-		if got := teammateInstall(name); got != want {
+		if got := teammateInstall("go tool mage", name); got != want {
 			t.Errorf("teammateInstall(%q) = %q, want %q", name, got, want)
 		}
 	}

@@ -19,8 +19,8 @@ const magefileText = `//go:build mage
 
 // This repository's build, and its coding agents' hook runner: the import
 // gives it magehook's targets. The hook:<event> targets (one per agent
-// event) are what the agents run; the others are for you to run (go tool
-// mage -h <target> tells more; start with hook:replay and doctor). Add
+// event) are what the agents run; the others are for you to run (-h
+// <target> tells more; start with hook:replay and doctor). Add
 // handlers with var _ = targets.Register(h) and enable them by name in
 // .toolingrc.
 package main

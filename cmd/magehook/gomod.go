@@ -90,34 +90,98 @@ func (m modInfo) replacement(path string) (struct{ Path, Version string }, bool)
 	return struct{ Path, Version string }{}, false
 }
 
+// hookModule reports whether init adopts root with a hook module of its
+// own (magefiles/go.mod), leaving the repository's own go.mod, if any, as
+// it was: always, unless the repository's module already requires magehook
+// (adopted before hook modules) or already holds magefiles of its own,
+// which belong to it (Mage's usual layout): magehook then joins that
+// module, as it always did.
+func hookModule(root string) bool {
+	if regular(filepath.Join(root, "magefiles", "go.mod")) {
+		return true
+	}
+	if !regular(filepath.Join(root, "go.mod")) {
+		return true
+	}
+	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil && strings.Contains(string(data), Module) {
+		return false
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "magefiles"))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") {
+			return false
+		}
+	}
+	return true
+}
+
+// hookModulePath names a new hook module: the repository module's path
+// with /magefiles, or the directory's name with it.
+func hookModulePath(root string) string {
+	if path, err := modulePathOf(filepath.Join(root, "go.mod")); err == nil {
+		return path + "/magefiles"
+	}
+	return modulePath(filepath.Base(root)) + "/magefiles"
+}
+
+// hookGoMod is a new hook module's go.mod before the go command adds the
+// requirements: magehook's own floor as its go line.
+func hookGoMod(path string) string {
+	return "// The hook module: Mage, magehook and this repository's hook\n// handlers, built into bin/magehook. The repository's own go.mod (if\n// any) does not see it. Written by magehook init.\nmodule " + path + "\n\ngo " + MinGo + "\n"
+}
+
 func plan(root string, o options) (steps []step, notes []note, err error) {
+	// in is where the go command edits the module the hook binary is
+	// built from: magefiles/ for a hook module, else the root.
+	in, inArgs := root, func(args ...string) []string { return args }
 	var mod modInfo
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); errors.Is(err, os.ErrNotExist) {
-		name := modulePath(filepath.Base(root))
-		steps = append(steps, step{what: "go mod init " + name, do: func() error { return goCommand(o, "mod", "init", name) }})
+	if hookModule(root) {
+		in = filepath.Join(root, "magefiles")
+		inArgs = func(args ...string) []string { return append([]string{"-C", "magefiles"}, args...) }
+	}
+	gomod := filepath.Join(in, "go.mod")
+	if _, err := os.Stat(gomod); errors.Is(err, os.ErrNotExist) {
+		if in != root {
+			path := hookModulePath(root)
+			text := hookGoMod(path)
+			steps = append(steps, step{what: "write magefiles/go.mod (the hook module " + path + ": Mage and magehook are required there; the repository's own go.mod, if any, stays as it is)", text: text, do: func() error {
+				if err := os.MkdirAll(in, 0o755); err != nil {
+					return err
+				}
+				return writeNew(gomod, text)
+			}})
+		} else {
+			name := modulePath(filepath.Base(root))
+			steps = append(steps, step{what: "go mod init " + name, do: func() error { return goCommand(o, "mod", "init", name) }})
+		}
 	} else {
-		out, err := script.Exec("go mod edit -json").WithStderr(o.Stderr).String()
+		out, err := script.Exec("go " + strings.Join(inArgs("mod", "edit", "-json"), " ")).WithStderr(o.Stderr).String()
 		if err != nil {
-			return nil, nil, fmt.Errorf("read go.mod: %w (fix go.mod, then run init again)", err)
+			return nil, nil, fmt.Errorf("read %s: %w (fix it, then run init again)", rel(root, gomod), err)
 		}
 		if err := json.Unmarshal([]byte(out), &mod); err != nil {
-			return nil, nil, fmt.Errorf("read go.mod: %w", err)
+			return nil, nil, fmt.Errorf("read %s: %w", rel(root, gomod), err)
 		}
 	}
 	if mod.Module.Path == Module {
 		return nil, nil, errors.New("this is magehook's own repository: init adopts magehook in another one")
 	}
+	prefix := "go "
+	if in != root {
+		prefix = "go -C magefiles "
+	}
 	// The go command would raise an older go line on its own (go get,
 	// go mod tidy) without a word; raising it is a step the user sees.
+	// (A hook module's go line is magehook's from the start.)
 	if mod.Go != "" && olderGo(mod.Go, MinGo) {
 		old := mod.Go
-		steps = append(steps, step{what: "go mod edit -go=" + MinGo + " (go.mod said go " + old + "; magehook needs Go " + MinGo + ")", do: func() error {
-			return goCommand(o, "mod", "edit", "-go="+MinGo)
+		steps = append(steps, step{what: prefix + "mod edit -go=" + MinGo + " (" + rel(root, gomod) + " said go " + old + "; magehook needs Go " + MinGo + ")", do: func() error {
+			return goCommand(o, inArgs("mod", "edit", "-go="+MinGo)...)
 		}})
 	}
 	if !mod.hasTool(MageModule) {
-		steps = append(steps, step{what: "go get -tool " + MageModule + "@" + MageVersion, do: func() error {
-			return goCommand(o, "get", "-tool", MageModule+"@"+MageVersion)
+		steps = append(steps, step{what: prefix + "get -tool " + MageModule + "@" + MageVersion, do: func() error {
+			return goCommand(o, inArgs("get", "-tool", MageModule+"@"+MageVersion)...)
 		}})
 	}
 	rep, replaced := mod.replacement(Module)
@@ -134,7 +198,7 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 			edits = append(edits, "-require="+Module+"@"+zeroVersion)
 			what = append(what, "-require "+Module+"@"+zeroVersion)
 		}
-		if !replaced || rep.Version != "" || !sameFile(resolve(root, rep.Path), dir) {
+		if !replaced || rep.Version != "" || !sameFile(resolve(in, rep.Path), dir) {
 			edits = append(edits, "-replace="+Module+"="+dir)
 			w := "-replace " + Module + "=" + dir
 			if replaced {
@@ -143,17 +207,17 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 			what = append(what, w+" (a directory replace: every clone needs magehook at that path, or its own -replace)")
 		}
 		if len(edits) > 0 {
-			steps = append(steps, step{what: "go mod edit " + strings.Join(what, " "), do: func() error {
-				return goCommand(o, append([]string{"mod", "edit"}, edits...)...)
+			steps = append(steps, step{what: prefix + "mod edit " + strings.Join(what, " "), do: func() error {
+				return goCommand(o, inArgs(append([]string{"mod", "edit"}, edits...)...)...)
 			}})
 		}
 	case replaced && rep.Version == "":
-		if _, err := os.Stat(filepath.Join(resolve(root, rep.Path), "go.mod")); err != nil {
-			return nil, nil, fmt.Errorf("go.mod replaces %s with %s, which holds no checkout of it here: clone magehook there, or point the replace at your copy (go mod edit -replace=%s=<dir>, or magehook init -replace=<dir>)", Module, rep.Path, Module)
+		if _, err := os.Stat(filepath.Join(resolve(in, rep.Path), "go.mod")); err != nil {
+			return nil, nil, fmt.Errorf("%s replaces %s with %s, which holds no checkout of it here: clone magehook there, or point the replace at your copy (%smod edit -replace=%s=<dir>, or magehook init -replace=<dir>)", rel(root, gomod), Module, rep.Path, prefix, Module)
 		}
 		if !mod.requires(Module) {
-			steps = append(steps, step{what: "go mod edit -require " + Module + "@" + zeroVersion + " (go.mod replaces it with " + rep.Path + ")", do: func() error {
-				return goCommand(o, "mod", "edit", "-require="+Module+"@"+zeroVersion)
+			steps = append(steps, step{what: prefix + "mod edit -require " + Module + "@" + zeroVersion + " (" + rel(root, gomod) + " replaces it with " + rep.Path + ")", do: func() error {
+				return goCommand(o, inArgs("mod", "edit", "-require="+Module+"@"+zeroVersion)...)
 			}})
 		}
 	case !mod.requires(Module):
@@ -161,7 +225,7 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 		if v == "" {
 			return nil, nil, fmt.Errorf("this init was not run as go run %s/cmd/magehook@<version>, so it cannot tell which version to require: pass -replace=<a checkout of magehook>", Module)
 		}
-		steps = append(steps, step{what: "go get " + Module + "@" + v, do: func() error { return goCommand(o, "get", Module+"@"+v) }})
+		steps = append(steps, step{what: prefix + "get " + Module + "@" + v, do: func() error { return goCommand(o, inArgs("get", Module+"@"+v)...) }})
 	}
 
 	s, n, err := magefileStep(root, o)
@@ -181,17 +245,18 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 	}
 	steps, notes = append(steps, s...), append(notes, n...)
 
-	// A vendored repository builds from vendor/: magehook, Mage and the
+	// A vendored module builds from vendor/: magehook, Mage and the
 	// ensure command the first hook runs (go run, so a tool line) must be
-	// vendored, or every go command stops at "inconsistent vendoring".
-	vendored := regular(filepath.Join(root, "vendor", "modules.txt"))
+	// vendored, or every go command stops at "inconsistent vendoring". (A
+	// hook module has no vendor/ of its own: the repository's is not its.)
+	vendored := regular(filepath.Join(in, "vendor", "modules.txt"))
 	if vendored && !mod.hasTool(harness.EnsurePackage) {
 		steps = append(steps, step{what: "go mod edit -tool=" + harness.EnsurePackage + " (a vendored repository: the first hook runs it with go run)", do: func() error {
 			return goCommand(o, "mod", "edit", "-tool="+harness.EnsurePackage)
 		}})
 	}
 	if len(steps) > 0 {
-		steps = append(steps, step{what: "go mod tidy", do: func() error { return goCommand(o, "mod", "tidy") }})
+		steps = append(steps, step{what: prefix + "mod tidy", do: func() error { return goCommand(o, inArgs("mod", "tidy")...) }})
 	}
 	if vendored && (len(steps) > 0 || !vendors(filepath.Join(root, "vendor", "modules.txt"), Module)) {
 		steps = append(steps, step{what: "go mod vendor (the repository vendors its dependencies)", do: func() error { return goCommand(o, "mod", "vendor") }})
@@ -275,7 +340,11 @@ func modulePath(base string) string {
 // localReplace is the directory go.mod's replace of magehook names, when
 // it names one.
 func localReplace(root string) (string, bool) {
-	out, err := script.Exec("go mod edit -json").WithStderr(io.Discard).String()
+	cmd := "go mod edit -json"
+	if regular(filepath.Join(root, "magefiles", "go.mod")) {
+		cmd = "go -C magefiles mod edit -json"
+	}
+	out, err := script.Exec(cmd).WithStderr(io.Discard).String()
 	if err != nil {
 		return "", false
 	}

@@ -61,12 +61,31 @@ func main() {
 }
 
 const usage = `usage: magehook init [-enable=a,b,...] [-replace=dir] [-harness=name] [-dryrun] [-noinstall]
+       magehook uninstall [-dryrun]
 
-init wires magehook into the git repository around the current directory.`
+init wires magehook into the git repository around the current directory;
+uninstall undoes it: what init wrote and nobody changed since goes back to
+what it was, and what it leaves it names.`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	if len(args) > 0 && args[0] == "uninstall" {
+		fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var o options
+		fs.BoolVar(&o.DryRun, "dryrun", false, "print what would be undone and change nothing")
+		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
+			fmt.Fprintln(stderr, "magehook uninstall: takes only -dryrun (magehook -h shows the usage)")
+			return 2
+		}
+		o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
+		if err := uninstall(o); err != nil {
+			fmt.Fprintln(stderr, "magehook uninstall:", err)
+			return 1
+		}
 		return 0
 	}
 	if len(args) == 0 || args[0] != "init" {

@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/confined"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/jsonlog"
 	"github.com/magehook/magehook/pkg/payload"
@@ -141,27 +142,27 @@ const MaxFiles = 50
 // Success is whether a finished tool call succeeded, the way the harness
 // reports it; reported is false when the harness does not say.
 // PostToolUseFailure is a failure everywhere (Claude Code 2.1.328 and
-// Copilot send failed calls there). Codex's tool_response is the output as
-// a string, which says nothing about success unless it is an error
-// ("Error: ..."). For every other harness, the PostToolUse success test:
+// Copilot send failed calls there). A harness whose tool_response may be
+// the output as a string (OpaqueResponse: Codex) says nothing about
+// success unless it is an error ("Error: ..."). For every other harness, the PostToolUse success test:
 // a tool_response object not interrupted succeeds, an "Error: ..." string
 // (Claude Code before PostToolUseFailure, the other harnesses' failures as
 // magehook maps them) or any other shape fails. An MCP tool's
 // PostToolUse in Claude Code is a success (its tool_response is the
 // server's text) unless its content says isError.
-func Success(event, harness string, p *payload.Payload) (ok, reported bool) {
+func Success(event, agent string, p *payload.Payload) (ok, reported bool) {
 	if event == "PostToolUseFailure" {
 		return false, true
 	}
 	resp := bytes.TrimSpace(p.ToolResponse)
-	if harness == "codex" && len(resp) > 0 && resp[0] == '"' {
+	if len(resp) > 0 && resp[0] == '"' && harness.OpaqueResponseOf(agent) {
 		var text string
 		if json.Unmarshal(resp, &text) == nil && strings.HasPrefix(text, "Error") {
 			return false, true
 		}
 		return false, false
 	}
-	if strings.HasPrefix(p.ToolName, "mcp__") && (harness == "" || harness == "claude") && len(resp) > 0 && resp[0] != '{' {
+	if strings.HasPrefix(p.ToolName, "mcp__") && (agent == "" || agent == "claude") && len(resp) > 0 && resp[0] != '{' {
 		// Claude Code sends a failed MCP call to PostToolUseFailure; on
 		// PostToolUse an MCP tool's tool_response is the server's text (a
 		// string) or its content blocks: a success unless the result

@@ -110,6 +110,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolargs"
@@ -316,22 +317,6 @@ func Message(harness string, fs []Finding) string {
 	return strings.TrimSpace(b.String())
 }
 
-// wayOut says how to work off the protected branch, in the harness's terms.
-func wayOut(harness string) string {
-	const create = "go tool mage worktree:create <name>"
-	switch harness {
-	case "", "claude":
-		return "Do the work in a worktree on its own branch: claude --worktree, or " + create + " and work in the directory it prints."
-	case "codex":
-		return "Do the work in a worktree on its own branch: run " + create + ", then give its directory as the workdir of your commands (or start Codex there with codex --cd <dir>)."
-	case "gemini":
-		return "Do the work in a worktree on its own branch: run " + create + ", then pass its directory as dir_path to run_shell_command and edit files under it."
-	case "opencode":
-		return "Do the work in a worktree on its own branch: run " + create + ", then pass its directory as workdir to bash and edit files under it."
-	case "cursor":
-		return "Do the work in a worktree on its own branch: run " + create + " and open that directory as the workspace (or cd into it in each command)."
-	case "copilot":
-		return "Do the work in a worktree on its own branch: run " + create + " and cd into the directory it prints in each command (or start copilot there)."
-	}
-	return "Do the work in a worktree on its own branch: " + create + " prints its directory; work there."
-}
+// wayOut says how to work off the protected branch, in the harness's
+// terms (each harness value's WayOut).
+func wayOut(name string) string { return harness.WayOutOf(name) }

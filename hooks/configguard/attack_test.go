@@ -68,7 +68,7 @@ func TestRelativePathsStartInTheWorkingDirectoryArgument(t *testing.T) {
 	}{
 		{"Bash", map[string]any{"command": "rm -rf .claude", "workdir": root}},
 		{"Bash", map[string]any{"command": "rm bin/magehook", "workdir": ".."}},
-		{"Bash", map[string]any{"command": "chmod -x bin/magehook", "dir_path": root}},
+		{"Bash", map[string]any{"command": "chmod -x bin/magehook", "workdir": root}}, // Gemini's dir_path is mapped here (pkg/harness)
 		{"Bash", map[string]any{"command": "rm -rf .c*", "workdir": root}},
 		{"PowerShell", map[string]any{"command": "Remove-Item -Recurse .claude", "workdir": root}},
 		{"PowerShell", map[string]any{"command": "Remove-Item bin/magehook", "workdir": root}},

@@ -46,6 +46,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/glob"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -128,11 +129,12 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Context(msg), nil
 }
 
-// unreported is Codex's tool_response, the output as a string that says
-// nothing about success: the reflog then decides whether a commit was made.
-func unreported(harness string, resp []byte) bool {
+// unreported is a tool_response that says nothing about success (a
+// harness's OpaqueResponse: Codex's output as a string): the reflog then
+// decides whether a commit was made.
+func unreported(agent string, resp []byte) bool {
 	resp = bytes.TrimSpace(resp)
-	return harness == "codex" && len(resp) > 0 && resp[0] == '"' && !bytes.HasPrefix(resp, []byte(`"Error`))
+	return len(resp) > 0 && resp[0] == '"' && !bytes.HasPrefix(resp, []byte(`"Error`)) && harness.OpaqueResponseOf(agent)
 }
 
 func window(durationMS []byte) time.Duration {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -33,8 +34,8 @@ func init() {
 }
 
 // exitEarly ends the process with an early answer's code, before Mage's
-// main runs.
-func exitEarly(code int) { os.Exit(code) }
+// main runs, sealed for the installed command that asked (harness.Seal).
+func exitEarly(code int) { os.Exit(harness.Seal(code, os.Getenv, os.Getppid())) }
 
 // pending is the payload an early dispatch read and could not answer,
 // with the event and harness of the call.

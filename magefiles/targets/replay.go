@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -23,9 +24,10 @@ import (
 // Replay runs a payload through the installed hook binary, exactly as
 // Claude Code runs it, and prints the decision, the exit code and what would
 // reach the model and the user; it exits with the code Claude Code would
-// see. The payload is a file, or, when the argument is an event name, one
+// see. The payload is a file, "-" for stdin (go tool mage hook:last |
+// go tool mage hook:replay -), or, when the argument is an event name, one
 // built from -tool, -command and -file (hook:replay PreToolUse -tool=Bash
-// -command='git push'). The event is the payload's hook_event_name unless
+// -command='git push'; -file made absolute, as the clients send it). The event is the payload's hook_event_name unless
 // -event names one. A binary older than its sources is said to be stale
 // (the harness runs it all the same). Session and worktree events change
 // the library and the worktrees, so without -lifecycle they are replayed
@@ -150,6 +152,16 @@ func dialect(r hook.Replay, name string) hook.Replay {
 	return r
 }
 
+// mageTyped is how a person runs targets in root before the hook binary
+// is built: go tool mage, or in a hook module (magefiles/go.mod) Mage
+// started there and run in the checkout.
+func mageTyped(root string) string {
+	if buildinfo.HookModule(root) {
+		return "go -C magefiles tool mage -w .."
+	}
+	return "go tool mage"
+}
+
 // replayBinary is the checkout's installed hook binary, with a warning on
 // stderr when it is older than the sources.
 func (w world) replayBinary(ctx context.Context) (string, error) {
@@ -163,22 +175,35 @@ func (w world) replayBinary(ctx context.Context) (string, error) {
 	}
 	bin := v.Abs()
 	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("no hook binary at %s: run go tool mage hook:install (replay runs the binary the harness runs)", bin)
+		return "", fmt.Errorf("no hook binary at %s: run %s hook:install (replay runs the binary the harness runs)", bin, mageTyped(cfg.Root()))
 	}
 	if buildinfo.HasMagefiles(cfg.Root()) {
 		want, werr := buildinfo.SourceHash(ctx, cfg.Root())
 		built, berr := buildinfo.BinarySource(bin)
 		if werr == nil && berr == nil && want != built {
-			fmt.Fprintf(w.stderr, "magehook: %s is stale (built from %s, the sources are %s): replaying what the harness runs today; go tool mage hook:build refreshes it\n", bin, built, want)
+			fmt.Fprintf(w.stderr, "magehook: %s is stale (built from %s, the sources are %s): replaying what the harness runs today; %s hook:build refreshes it\n", bin, built, want, buildinfo.Typed(cfg.Root(), bin))
 		}
 	}
 	return bin, nil
 }
 
-// replayPayload reads the payload file, or builds one for the event the
-// argument names when no such file exists.
+// replayPayload reads the payload file ("-": stdin), or builds one for
+// the event the argument names when no such file exists. A built
+// payload's file_path is absolute, as the clients send it: a gate that
+// judges the path sees what it sees in a session.
 func (w world) replayPayload(arg, event, tool, command, path string) ([]byte, string, error) {
-	data, err := os.ReadFile(w.abs(arg))
+	var data []byte
+	var err error
+	if arg == "-" {
+		if data, err = io.ReadAll(w.stdin); err != nil {
+			return nil, "", fmt.Errorf("read the payload from stdin: %w", err)
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return nil, "", errors.New("no payload on stdin (hook:replay - reads one JSON payload, as hook:last prints it)")
+		}
+	} else {
+		data, err = os.ReadFile(w.abs(arg))
+	}
 	if err == nil {
 		name := event
 		if name == "" {
@@ -210,7 +235,11 @@ func (w world) replayPayload(arg, event, tool, command, path string) ([]byte, st
 			input["command"] = command
 		}
 		if path != "" {
-			input["file_path"] = path
+			abs, err := filepath.Abs(w.abs(path))
+			if err != nil {
+				return nil, "", err
+			}
+			input["file_path"] = abs
 		}
 		obj["tool_name"], obj["tool_input"], obj["tool_use_id"] = tool, input, "toolu_replay"
 	} else if command != "" || path != "" {

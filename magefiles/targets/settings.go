@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/magehook/magehook/hooks/commitmsg"
@@ -128,7 +129,12 @@ func (w world) install(ctx context.Context, a installArgs) error {
 	if len(wrote) > 0 {
 		next = "commit the settings file, " + next
 	}
-	fmt.Fprintln(w.stderr, "magehook: next: "+next+"; go tool mage doctor checks the wiring, go tool mage hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	typed := buildinfo.Typed(root, bin.Abs())
+	fmt.Fprintln(w.stderr, "magehook: next: "+next+"; "+typed+" doctor checks the wiring, "+typed+" hook:replay PreToolUse -tool=Bash -command='git push' tries a gate")
+	if enabled, err := cfg.Get(toolingrc.KeyHookEnable); err == nil && slices.Contains(enabled.Values, "branchguard") {
+		protect, _ := cfg.Get(toolingrc.KeyGuardProtect)
+		fmt.Fprintln(w.stderr, "magehook: branchguard protects "+strings.Join(protect.Values, ", ")+": there the agent's edits and commits are denied, and work happens in a worktree on its own branch (claude --worktree <name>, the agent's EnterWorktree tool, or "+typed+" worktree:create <name>); a session that starts on a protected branch is told so in its context")
+	}
 	return nil
 }
 

@@ -58,8 +58,8 @@ func checkedHandlers() ([]hook.Handler, error) {
 
 func lifecycleHandlers() []hook.Handler { return lifecycle.Handlers() }
 
-func answer(ctx context.Context, event string, harness *string) {
-	os.Exit(resume(ctx, event, harness))
+func answer(ctx context.Context, event string, agent *string) {
+	os.Exit(harness.Seal(resume(ctx, event, agent), os.Getenv, os.Getppid()))
 }
 
 // hookSet is what the hook binary answers with: the catalogue and the
@@ -71,7 +71,8 @@ func hookSet(local bool) hook.Set {
 	if local {
 		hs = handlers()
 	}
-	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook}
+	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook,
+		Checked: buildinfo.Source != ""}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,
@@ -106,6 +107,15 @@ func (w world) list() error {
 		return configErr(cerr)
 	}
 	return nil
+}
+
+// Check checks the handler set compiled into this binary — each handler's
+// name, events, matcher and policy, and no name given twice — and exits 3
+// naming the handler at fault. Every binary hook:build makes passes it
+// first, and does not check its set again on each call.
+func (Hook) Check() error {
+	_, err := checkedHandlers()
+	return err
 }
 
 // Version prints the source hash this binary was built from (empty for a

@@ -3,6 +3,7 @@ package targets
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -398,5 +399,34 @@ func TestBuildAndCaptureExitCodes(t *testing.T) {
 				t.Errorf("stdout %q", stdout)
 			}
 		})
+	}
+}
+
+// hook:replay - reads the payload from stdin; a payload built from flags
+// carries an absolute file_path, as the clients send it; an empty stdin is
+// a usage error that says what to pipe.
+func TestReplayPayloadFromStdinAndAbsolutePaths(t *testing.T) {
+	repo := gittest.Repo(t, map[string]string{".toolingrc": "hook.enable branchguard\n"})
+	w, _, _ := testWorld(repo, nil)
+	w.stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s","cwd":"/x"}`)
+	data, name, err := w.replayPayload("-", "", "", "", "")
+	if err != nil || name != "Stop" || !strings.Contains(string(data), `"session_id":"s"`) {
+		t.Fatalf("stdin: %q %q %v", data, name, err)
+	}
+	w.stdin = strings.NewReader(" \n")
+	if _, _, err := w.replayPayload("-", "", "", "", ""); err == nil || !strings.Contains(err.Error(), "no payload on stdin") {
+		t.Errorf("empty stdin: %v", err)
+	}
+	data, _, err = w.replayPayload("PreToolUse", "", "Edit", "", "src/a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		ToolInput struct {
+			FilePath string `json:"file_path"`
+		} `json:"tool_input"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil || p.ToolInput.FilePath != filepath.Join(repo, "src", "a.go") {
+		t.Errorf("file_path %q (%v), want %s", p.ToolInput.FilePath, err, filepath.Join(repo, "src", "a.go"))
 	}
 }

@@ -56,9 +56,9 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	}
 	tmp := tempPath(out, os.Getpid())
 	defer os.Remove(tmp)
-	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-compile", tmp,
-		"-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
-	cmd.Dir = root
+	dir, args := Mage(root, "-compile", tmp, "-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -66,10 +66,61 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 		}
 		return fmt.Errorf("go tool mage -compile %s in %s: %w", out, root, err)
 	}
+	// The handler set is fixed at build: it is checked here, once, and a
+	// binary this build made does not check it again on every call.
+	check := exec.CommandContext(ctx, tmp, "hook:check")
+	check.Dir = root
+	var msg bytes.Buffer
+	check.Stdout, check.Stderr = &msg, &msg
+	if err := check.Run(); err != nil {
+		return fmt.Errorf("the handler set compiled into %s does not hold (%v): %s", out, err, strings.TrimSpace(msg.String()))
+	}
 	if err := os.Rename(tmp, out); err != nil {
 		return fmt.Errorf("put the new binary in place: %w", err)
 	}
 	return nil
+}
+
+// HookModule reports whether the magefiles of root are a module of their
+// own (magefiles/go.mod): the hook build then leaves the checkout's own
+// module, if it has one, as it was. Mage, its tool line and magehook's
+// requirement live in magefiles/go.mod; Mage runs from there.
+func HookModule(root string) bool {
+	info, err := os.Stat(filepath.Join(root, "magefiles", "go.mod"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// ModuleDir is the directory of the module the hook binary is built from:
+// magefiles/ when it is a module of its own, else root.
+func ModuleDir(root string) string {
+	if HookModule(root) {
+		return filepath.Join(root, "magefiles")
+	}
+	return root
+}
+
+// Mage is how to run Mage on root's magefiles with args: the directory
+// to start go in and go's arguments. With a hook module, go tool mage runs
+// in magefiles/ (where the tool line is), reads the magefiles there and
+// runs targets in root (-w); otherwise it runs in root.
+func Mage(root string, args ...string) (dir string, goArgs []string) {
+	if HookModule(root) {
+		return filepath.Join(root, "magefiles"), append([]string{"tool", "mage", "-w", root}, args...)
+	}
+	return root, append([]string{"tool", "mage"}, args...)
+}
+
+// Typed is how a person runs magehook's targets in root, for messages:
+// go tool mage where the checkout's module has the tool line, else (a
+// hook module) the built hook binary, bin relative to root.
+func Typed(root, bin string) string {
+	if !HookModule(root) {
+		return "go tool mage"
+	}
+	if r, err := filepath.Rel(root, bin); err == nil && !strings.HasPrefix(r, "..") {
+		bin = r
+	}
+	return filepath.ToSlash(bin)
 }
 
 // HasMagefiles reports whether root holds a magefiles directory.
@@ -82,19 +133,24 @@ func HasMagefiles(root string) bool {
 // measure; crypto/sha256 would add its package inits to every hook start)
 // go.mod, go.sum and the Go files of every main-module
 // package the magefiles of root depend on (as go list -deps -tags mage
-// reports them), by path relative to root and content.
+// reports them), by path relative to root and content. With a hook module
+// (magefiles/go.mod) the go.mod and go.sum are magefiles/'s.
 func SourceHash(ctx context.Context, root string) (string, error) {
+	dir, pattern := root, "./magefiles"
+	if HookModule(root) {
+		dir, pattern = filepath.Join(root, "magefiles"), "."
+	}
 	cmd := exec.CommandContext(ctx, "go", "list", "-tags", "mage", "-deps",
 		"-f", `{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}}{{"\t"}}{{.}}{{end}}{{range .EmbedFiles}}{{"\t"}}{{.}}{{end}}{{end}}{{end}}`,
-		"./magefiles")
-	cmd.Dir = root
+		pattern)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	listing, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go list the magefiles' packages in %s: %v: %s", root, err, strings.TrimSpace(stderr.String()))
 	}
-	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
 	sc := bufio.NewScanner(bytes.NewReader(listing))
 	for sc.Scan() {
 		fields := strings.Split(sc.Text(), "\t")

@@ -11,8 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/magehook/magehook/pkg/harness"
+	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/settings"
 )
 
@@ -20,11 +21,13 @@ import (
 const codexTrustFix = "start codex in the checkout and approve magehook's hooks in /hooks (a hook Codex has not trusted does not run, and codex exec says nothing)"
 
 // checkCodexTrust reports magehook's Codex hooks that Codex will not run:
-// never reviewed, or reviewed before they changed. Codex keys its trust by
-// position, "<hooks.json>:<event>:<group>:<index>", in $CODEX_HOME/
-// config.toml (hooks.state.<key>.trusted_hash). With codex on PATH its own
-// app-server says each hook's status; without it the doctor can tell a
-// hook never reviewed, but not a stale hash.
+// never reviewed, reviewed before they changed, or switched off in
+// /hooks. Codex keys its trust by position, "<hooks.json>:<event>:<group>:
+// <index>", in $CODEX_HOME/config.toml (hooks.state.<key>.trusted_hash and
+// .enabled), and compares the trusted hash with the hook's own
+// (harness.CodexTrustHash), which the doctor computes: codex need not be
+// on PATH. With codex on PATH its app-server is asked as well, and its
+// word is the one reported.
 func (d *doctor) checkCodexTrust(path string, got []settings.Placed) {
 	home := d.Getenv("CODEX_HOME")
 	if home == "" {
@@ -38,7 +41,7 @@ func (d *doctor) checkCodexTrust(path string, got []settings.Placed) {
 	}
 	keys := make([]string, len(got))
 	for i, g := range got {
-		keys[i] = fmt.Sprintf("%s:%s:%d:%d", path, snake(g.Native), g.Group, g.Index)
+		keys[i] = harness.CodexTrustKey(path, g.Native, g.Group, g.Index)
 	}
 	if status, err := codexHookStatus(d, filepath.Dir(filepath.Dir(path)), home); err == nil {
 		var bad []string
@@ -58,44 +61,53 @@ func (d *doctor) checkCodexTrust(path string, got []settings.Placed) {
 		}
 		return
 	}
-	trusted := codexTrusted(config)
-	var missing []string
-	for _, k := range keys {
-		if trusted[k] == "" {
-			missing = append(missing, k)
+	states := codexStates(config)
+	var bad []string
+	for i, k := range keys {
+		st, reviewed := states[k]
+		g := got[i]
+		switch {
+		case reviewed && st.disabled:
+			bad = append(bad, k+" (disabled in /hooks)")
+		case !reviewed || st.hash == "":
+			bad = append(bad, k+" (untrusted)")
+		case st.hash != harness.CodexTrustHash(g.Native, g.Matcher, g.Command, g.Timeout):
+			bad = append(bad, k+" (modified since it was reviewed)")
 		}
 	}
-	switch {
-	case len(missing) > 0:
-		d.add(Problem, "codex trust", config, "Codex has not trusted %d of magehook's hooks (%s); %s", len(missing), strings.Join(missing, ", "), codexTrustFix)
-	default:
-		d.add(OK, "codex trust", config, "%s holds a trusted hash for each of magehook's %d hooks (codex is not on PATH, so whether a hash is stale is not checked)", config, len(keys))
+	if len(bad) > 0 {
+		d.add(Problem, "codex trust", config, "Codex will not run %d of magehook's hooks: %s; %s", len(bad), strings.Join(bad, ", "), codexTrustFix)
+		return
 	}
+	d.add(OK, "codex trust", config, "%s trusts each of magehook's %d hooks as they are now (their hashes match)", config, len(keys))
 }
 
-// snake is Codex's name for an event in trust keys: PreToolUse is
-// pre_tool_use.
-func snake(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+// codexState is one hook's review in config.toml.
+type codexState struct {
+	hash     string
+	disabled bool
 }
 
-// codexTrusted reads the trusted hashes of config.toml by key: the
-// [hooks.state."<key>"] tables and hooks.state."<key>".trusted_hash lines.
-func codexTrusted(config string) map[string]string {
-	out := map[string]string{}
-	data, err := os.ReadFile(config)
+// codexStates reads the reviews of config.toml by key: the
+// [hooks.state."<key>"] tables and hooks.state."<key>".<field> lines
+// (trusted_hash, enabled). Only a regular file is read, and at most 16 MiB.
+func codexStates(config string) map[string]codexState {
+	out := map[string]codexState{}
+	data, err := regfile.ReadFile(config, 16<<20)
 	if err != nil {
 		return out
+	}
+	set := func(key, field, value string) {
+		st := out[key]
+		switch field {
+		case "trusted_hash":
+			st.hash = value
+		case "enabled":
+			st.disabled = value == "false"
+		default:
+			return
+		}
+		out[key] = st
 	}
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -114,12 +126,15 @@ func codexTrusted(config string) map[string]string {
 			continue
 		}
 		key, value = strings.TrimSpace(key), strings.Trim(strings.TrimSpace(value), `"`)
-		switch {
-		case section != "" && key == "trusted_hash":
-			out[section] = value
-		case strings.HasSuffix(key, ".trusted_hash"):
-			if k, ok := quotedAfter(key, `hooks.state.`); ok {
-				out[k] = value
+		if section != "" {
+			set(section, key, value)
+			continue
+		}
+		for _, field := range []string{"trusted_hash", "enabled"} {
+			if strings.HasSuffix(key, "."+field) {
+				if k, ok := quotedAfter(strings.TrimSuffix(key, "."+field), `hooks.state.`); ok {
+					set(k, field, value)
+				}
 			}
 		}
 	}

@@ -22,6 +22,10 @@ func (d *doctor) checkLibrary(ctx context.Context) {
 		d.add(Problem, "library", "", "%v", err)
 		return
 	}
+	if lib.Origin == "" {
+		d.add(Skip, "library", "", "not configured (no %s: the learning library is optional)", "wiki.origin")
+		return
+	}
 	lib.Log = d.FixLog
 	st := lib.Inspect(ctx)
 	if d.Fix {

@@ -18,5 +18,6 @@ func claude() Harness {
 		Trust:        "Claude Code runs a project's hooks once the folder is trusted; disableAllHooks and the managed allowManagedHooksOnly switch them off (the doctor reports both).",
 		render:       func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Claude) },
 		worktree:     "claude --worktree <name>",
+		WayOut:       "Do the work in a worktree on its own branch: claude --worktree, or " + worktreeCreate + " and work in the directory it prints.",
 	}
 }

@@ -23,6 +23,11 @@ func codex() Harness {
 		TimeoutKey:   "timeout",
 		TimeoutScale: 1,
 		Matchers:     MatchClaude,
+		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
+			", then give its directory as the workdir of your commands (or start Codex there with codex --cd <dir>).",
+		// A shell call's PostToolUse tool_response is its output alone.
+		OpaqueResponse: true,
+		WorkDirFields:  []string{"workdir"},
 		Trust: "Codex runs a project hook only after the user reviewed it in /hooks (stored as hooks.state.\"<file>:<event>:<group>:<index>\".trusted_hash in $CODEX_HOME/config.toml); " +
 			"a changed hook needs a new review; codex --dangerously-bypass-hook-trust skips the review. The project itself needs trust_level = \"trusted\".",
 		Review:             "Codex runs a new or changed project hook only after a review: start codex in this checkout and approve magehook's hooks in /hooks (go tool mage doctor reports the ones not trusted)",

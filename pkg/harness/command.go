@@ -12,9 +12,33 @@ import (
 const EnsurePackage = "github.com/magehook/magehook/cmd/ensure"
 
 // Gates reports whether a common event gates a tool call: when the binary
-// is missing and cannot be built, these block; every other event goes on
-// with the reason on stderr.
+// cannot answer, these block where a gatekeeper watches the tool; every
+// other event goes on with the reason on stderr.
 func Gates(event string) bool { return event == "PreToolUse" || event == "PermissionRequest" }
+
+// SealEnv names the variable an installed command sets for the hook
+// binary: its value is the command's shell's process id, and a binary
+// whose parent has that id adds SealBase to its exit code. The command
+// passes on only sealed codes (less SealBase); any other end — 126 (a
+// directory, a build for another system, a truncated file), 127, a
+// signal (an OOM kill, a crash), or an answer from a file that is not
+// magehook's binary (an empty file exits 0) — is a failure, which blocks
+// a gated tool call. The parent check confines the seal to the command
+// that asked for it: a variable inherited from elsewhere changes nothing.
+const SealEnv = "MAGEHOOK_SEAL"
+
+// SealBase is what a sealed exit code adds to the binary's answer.
+const SealBase = 100
+
+// Seal is the exit code the hook binary ends with: code plus SealBase
+// when the installed command asked for it (getenv(SealEnv) is the
+// parent's process id), code itself otherwise.
+func Seal(code int, getenv func(string) string, ppid int) int {
+	if v := getenv(SealEnv); v != "" && code >= 0 && code < 20 && v == strconv.Itoa(ppid) {
+		return code + SealBase
+	}
+	return code
+}
 
 // CommandSpec is what an installed command runs.
 type CommandSpec struct {
@@ -27,16 +51,33 @@ type CommandSpec struct {
 	Event, Target string
 	// Timeout is the entry's timeout in seconds.
 	Timeout int
+	// GateAll says a gatekeeper watches every tool at this (tool-gating)
+	// event; Gated lists the harness's tool names gatekeepers watch
+	// otherwise. With neither, no gate watches: a binary that cannot
+	// answer lets the call go on, with the reason on stderr.
+	GateAll bool
+	Gated   []string
 }
 
+// gated reports whether a gate watches the entry's event.
+func (c CommandSpec) gated() bool { return Gates(c.Event) && (c.GateAll || len(c.Gated) > 0) }
+
 // Command is the shell command of an entry. When the hook binary exists
-// it costs one shell test builtin before exec; when it does not, go run
-// builds it (once, under a lock, atomically, within the entry's timeout,
-// progress on stderr) and then the binary answers. SessionStart always
-// asks for the build, which rebuilds a binary older than its sources. A
-// binary that cannot be built blocks a tool-gating event (exit 2) with
-// the reason and the fix; any other event goes on (exit 1: a visible,
-// non-blocking hook error).
+// it costs one shell test builtin and the shell's wait for the binary;
+// when it does not, go run builds it (once, under a lock, atomically,
+// within the entry's timeout, progress on stderr) and then the binary
+// answers. SessionStart always asks for the build, which rebuilds a
+// binary older than its sources.
+//
+// The shell passes on only the binary's sealed answers (see SealEnv).
+// Every other end of the binary, and a binary that is missing and cannot
+// be built, blocks a tool call a gatekeeper watches (exit 2) with the
+// reason and the fix; any other call or event goes on (exit 1: a visible,
+// non-blocking hook error). When the binary is missing, the tool's name
+// is read from the payload to tell a watched tool from one only
+// observers see (a payload whose tool cannot be told blocks); once a
+// binary ran, the payload is spent, and a failure blocks every call of a
+// gated event.
 //
 // Every harness runs the checkout's own binary: in a linked worktree (a
 // claude --worktree session, whose CLAUDE_PROJECT_DIR is the worktree) that
@@ -63,23 +104,68 @@ func (h *Harness) Command(c CommandSpec) string {
 	if budget < 5 {
 		budget = c.Timeout
 	}
-	ensure := `go -C "$d" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	// go run starts in the module that requires magehook: magefiles/ when
+	// it is a module of its own (the checkout's own module, if any, left
+	// as it was), else the checkout. Only a missing binary pays the test.
+	// It runs inside $(...): without Go the subshell ends there, before
+	// the shell's own "go: not found" would be a second line.
+	ensure := `command -v go >/dev/null || exit 1; m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
 	code := "1"
-	if Gates(c.Event) {
+	if c.gated() {
 		code = "2"
+	}
+	missing := func(what string) string {
+		if !c.gated() || c.GateAll {
+			return `{ echo "magehook: ` + what + `; run go tool mage hook:build" >&2; exit ` + code + `; }`
+		}
+		return `{ ` + h.toolSniff() + `case $t in ` + shellAlternatives(c.Gated) + `|"") echo "magehook: ` + what +
+			`; a gate watches ${t:-this tool}: the call is blocked; run go tool mage hook:build" >&2; exit 2;; esac; ` +
+			`echo "magehook: ` + what + `; no gate watches $t: it goes on; run go tool mage hook:build" >&2; exit 1; }`
 	}
 	if c.Event == "SessionStart" {
 		b.WriteString(`b=$(` + ensure + ` -fresh "` + quoted + `" </dev/null) || b="$d/` + quoted + `"; `)
-		b.WriteString(`[ -x "$b" ] || { echo "magehook: $b is missing; run go tool mage hook:build" >&2; exit ` + code + `; }; `)
+		b.WriteString(`[ -x "$b" ] || ` + missing(`$b is missing`) + `; `)
 	} else {
 		b.WriteString(`b="$d/` + quoted + `"; [ -x "$b" ] || b=$(` + ensure + ` "` + quoted + `" </dev/null) || `)
-		b.WriteString(`{ echo "magehook: ` + quoted + ` is missing and could not be built; run go tool mage hook:build" >&2; exit ` + code + `; }; `)
+		b.WriteString(missing(quoted+` is missing and could not be built`) + `; `)
 	}
-	b.WriteString(`exec "$b" hook:` + c.Target)
+	b.WriteString(SealEnv + `=$$ "$b" hook:` + c.Target)
 	if !h.IsClaude() {
 		b.WriteString(" -harness=" + h.Name)
 	}
+	b.WriteString(`; c=$?; [ $c -ge ` + strconv.Itoa(SealBase) + ` ] && [ $c -lt ` + strconv.Itoa(SealBase+20) + ` ] && exit $((c-` + strconv.Itoa(SealBase) + `)); `)
+	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory or a build for another system or a truncated file)"; ` +
+		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary or one built before this install)"; fi; `)
+	b.WriteString(`echo "magehook: ` + quoted + ` $w; run go tool mage hook:build" >&2; exit ` + code)
 	return b.String()
+}
+
+// toolSniff is the shell that reads the payload's tool name into t (empty
+// when the payload names none, or more than one: nothing can be told).
+// Harnesses send compact JSON; a field name cannot appear raw inside a
+// JSON string, where its quotes are escaped.
+func (h *Harness) toolSniff() string {
+	f := `"` + h.toolField() + `"`
+	return `p=$(cat); t=; case $p in *'` + f + `'*'` + f + `'*) ;; *'` + f + `:"'*) t=${p#*'` + f + `:"'}; t=${t%%'"'*};; ` +
+		`*'` + f + `: "'*) t=${p#*'` + f + `: "'}; t=${t%%'"'*};; esac; `
+}
+
+// toolField is the payload field that names the tool.
+func (h *Harness) toolField() string {
+	if h.ToolField != "" {
+		return h.ToolField
+	}
+	return "tool_name"
+}
+
+// shellAlternatives is a case pattern matching exactly the names; a name
+// with a character a pattern would read is quoted.
+func shellAlternatives(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "'" + strings.ReplaceAll(n, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, "|")
 }
 
 // shellQuoteInner escapes the characters that keep their meaning inside

@@ -11,41 +11,43 @@ import (
 	"github.com/magehook/magehook/pkg/harness"
 )
 
-// fakeBinary writes a bin/magehook that prints its parent's process id
-// and its arguments.
+// fakeBinary writes a bin/magehook that prints its parent's process id,
+// its grandparent's and its arguments, and seals its exit as magehook's
+// binary does.
 func fakeBinary(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	os.MkdirAll(filepath.Join(root, "bin"), 0o755)
-	if err := os.WriteFile(filepath.Join(root, "bin", "magehook"), []byte("#!/bin/sh\necho \"$PPID $*\"\n"), 0o755); err != nil {
+	script := "#!/bin/sh\necho \"$PPID $(ps -o ppid= -p $PPID) $*\"\n[ \"$MAGEHOOK_SEAL\" = \"$PPID\" ] && exit 100\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(root, "bin", "magehook"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return root
 }
 
-// TestThePresentBinaryCostsNoProcess: when the binary is there, the
-// installed command is the shell the harness starts and a test builtin,
-// then the binary replaces the shell (exec): the binary's parent is the
-// harness itself, for every harness's command form.
-func TestThePresentBinaryCostsNoProcess(t *testing.T) {
+// TestThePresentBinaryCostsOneWait: when the binary is there, the
+// installed command is the shell the harness starts, a test builtin and
+// the binary, whose sealed answer the shell passes on: the binary's parent
+// is the shell, the shell's the harness, for every harness's command form.
+func TestThePresentBinaryCostsOneWait(t *testing.T) {
 	root := fakeBinary(t)
 	for _, h := range harness.All() {
 		if h.Layout == harness.Plugin {
 			continue
 		}
 		for _, ev := range []struct{ name, target string }{{"PreToolUse", "preToolUse"}, {"Stop", "stop"}} {
-			c := h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: ev.name, Target: ev.target, Timeout: 30})
+			c := h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: ev.name, Target: ev.target, Timeout: 30, GateAll: true})
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Dir = filepath.Join(root, "bin") // Codex and Cursor walk up from here
-			cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "GEMINI_PROJECT_DIR="+root, "COPILOT_PROJECT_DIR="+root, "PATH=/nonexistent")
+			cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "GEMINI_PROJECT_DIR="+root, "COPILOT_PROJECT_DIR="+root)
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%s %s: %v", h.Name, c, err)
 			}
 			fields := strings.Fields(string(out))
-			if len(fields) < 2 || fields[0] != strconv.Itoa(os.Getpid()) || fields[1] != "hook:"+ev.target {
-				t.Errorf("%s %s: the binary's parent is not the harness (the shell stayed): %q (harness pid %d)", h.Name, ev.name, out, os.Getpid())
+			if len(fields) < 3 || fields[1] != strconv.Itoa(os.Getpid()) || fields[2] != "hook:"+ev.target {
+				t.Errorf("%s %s: the binary's shell is not the harness's child: %q (harness pid %d)", h.Name, ev.name, out, os.Getpid())
 			}
 		}
 	}
@@ -60,11 +62,12 @@ func BenchmarkInstalledCommand(b *testing.B) {
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
 		b.Fatalf("%v %s", err, out)
 	}
-	os.WriteFile(filepath.Join(root, "bin", "magehook"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(root, "bin", "magehook"), []byte("#!/bin/sh\n[ \"$MAGEHOOK_SEAL\" = \"$PPID\" ] && exit 100\nexit 0\n"), 0o755)
 	claude, _ := harness.Lookup("claude")
 	codex, _ := harness.Lookup("codex")
 	forms := map[string]string{
 		"bare-path":   `"$CLAUDE_PROJECT_DIR/bin/magehook" hook:preToolUse`,
+		"exec-form":   `d="$CLAUDE_PROJECT_DIR"; b="$d/bin/magehook"; [ -x "$b" ] || exit 2; exec "$b" hook:preToolUse`,
 		"claude":      claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 30}),
 		"codex-walk":  codex.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "PreToolUse", Target: "preToolUse", Timeout: 30}),
 		"git-rev-old": `"$(dirname "$(git rev-parse --path-format=absolute --git-common-dir)")/bin/magehook" hook:preToolUse -harness=codex`,

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/magehook/magehook/pkg/hook"
@@ -25,7 +26,9 @@ func copilot() Harness {
 		Settings:     []Setting{{Path: "version", Value: 1}},
 		ProjectDir:   "${COPILOT_PROJECT_DIR:-$PWD}",
 		Matchers:     MatchClaude,
-		Trust:        "Copilot CLI loads no repository hooks until the folder is trusted (the trust prompt, or copilot --trust-folder), and reads only the start directory's .github/hooks.",
+		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
+			" and cd into the directory it prints in each command (or start copilot there).",
+		Trust: "Copilot CLI loads no repository hooks until the folder is trusted (the trust prompt, or copilot --trust-folder), and reads only the start directory's .github/hooks.",
 		events: func() []Name {
 			return same("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
 				"PermissionRequest", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "Notification")
@@ -36,7 +39,7 @@ func copilot() Harness {
 				{"glob", "Glob"}, {"web_fetch", "WebFetch"}, {"web_search", "WebSearch"}, {"ask_user", "AskUserQuestion"},
 				{"update_todo", "TodoWrite"}, {"task", "Agent"}}
 		},
-		render:    func(ev hook.Event, r hook.Result, _ string) hook.Answer { return hook.Render(ev, r, hook.Copilot) },
+		render:    renderCopilot,
 		normalize: normalizeCopilot,
 	}
 }
@@ -119,4 +122,56 @@ func shellExit(s string) (int, bool) {
 		digits++
 	}
 	return n, digits > 0
+}
+
+// renderCopilot writes Copilot's flat answer: Claude Code's, with the
+// fields of hookSpecificOutput moved to the top level (hookEventName
+// dropped), updatedInput named modifiedArgs, and a permission request's
+// decision spread out (behavior, message, interrupt; Copilot has no
+// permission updates).
+func renderCopilot(ev hook.Event, r hook.Result, _ string) hook.Answer {
+	a := hook.Render(ev, r, hook.Claude)
+	var top map[string]json.RawMessage
+	if len(a.Stdout) == 0 || a.Stdout[0] != '{' || json.Unmarshal(a.Stdout, &top) != nil {
+		return a
+	}
+	raw, ok := top["hookSpecificOutput"]
+	if !ok {
+		return a
+	}
+	delete(top, "hookSpecificOutput")
+	var specific map[string]json.RawMessage
+	if json.Unmarshal(raw, &specific) != nil {
+		return a
+	}
+	for k, v := range specific {
+		switch k {
+		case "hookEventName":
+		case "updatedInput":
+			top["modifiedArgs"] = v
+		case "decision":
+			var d map[string]json.RawMessage
+			if json.Unmarshal(v, &d) != nil {
+				top[k] = v
+				continue
+			}
+			for dk, dv := range d {
+				switch dk {
+				case "updatedInput":
+					top["modifiedArgs"] = dv
+				case "updatedPermissions":
+				default:
+					top[dk] = dv
+				}
+			}
+		default:
+			top[k] = v
+		}
+	}
+	out := make(map[string]any, len(top))
+	for k, v := range top {
+		out[k] = v
+	}
+	a.Stdout = nil
+	return hook.MarshalAnswer(ev, out, a)
 }

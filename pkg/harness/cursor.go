@@ -19,7 +19,11 @@ func cursor() Harness {
 		TimeoutScale: 1,
 		Settings:     []Setting{{Path: "version", Value: 1}},
 		Matchers:     MatchNativeList,
-		Trust:        "Cursor runs project hooks from .cursor/hooks.json of the opened workspace (documentation only; not verified with a client).",
+		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
+			" and open that directory as the workspace (or cd into it in each command).",
+		// Documentation only: the names Cursor's shell tools may use.
+		WorkDirFields: []string{"working_directory", "cwd", "directory"},
+		Trust:         "Cursor runs project hooks from .cursor/hooks.json of the opened workspace (documentation only; not verified with a client).",
 		events: func() []Name {
 			return []Name{{"sessionStart", "SessionStart"}, {"sessionEnd", "SessionEnd"}, {"preToolUse", "PreToolUse"},
 				{"postToolUse", "PostToolUse"}, {"postToolUseFailure", "PostToolUseFailure"}, {"subagentStart", "SubagentStart"},

@@ -27,8 +27,11 @@ func gemini() Harness {
 		HandlerName:  "magehook",
 		ProjectDir:   "${GEMINI_PROJECT_DIR}",
 		Matchers:     MatchRegexp,
-		OffSwitches:  []Setting{{Path: "hooksConfig.enabled", Value: false}},
-		EventKey:     func(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' },
+		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
+			", then pass its directory as dir_path to run_shell_command and edit files under it.",
+		WorkDirFields: []string{"dir_path"},
+		OffSwitches:   []Setting{{Path: "hooksConfig.enabled", Value: false}},
+		EventKey:      func(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' },
 		Trust: "Gemini CLI loads no project hooks in an untrusted folder (trust it when asked, or GEMINI_CLI_TRUST_WORKSPACE=true / --skip-trust for one run), " +
 			"reads only the start directory's .gemini/settings.json, and hooksConfig.enabled: false switches hooks off.",
 		events: func() []Name {

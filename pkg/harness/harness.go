@@ -100,6 +100,21 @@ type Harness struct {
 	// OffSwitches are settings of the harness's file that stop every hook
 	// from running; the doctor reports each one set.
 	OffSwitches []Setting
+	// WayOut is the sentence a deny on a protected branch ends with: how
+	// the model in this harness moves its work to a worktree.
+	WayOut string
+	// OpaqueResponse: a PostToolUse tool_response may be a bare string
+	// that says nothing about whether the tool succeeded (Codex's shell
+	// output), so a handler must not read it as a failure.
+	OpaqueResponse bool
+	// WorkDirFields are the tool input fields the harness's shell tools
+	// take their working directory from (Gemini's dir_path, ...); the
+	// payload read moves the first one present to tool_input.workdir,
+	// where payload.WorkDir looks.
+	WorkDirFields []string
+	// ToolField is the payload field naming the tool ("" is tool_name),
+	// which an installed command reads when the binary is missing.
+	ToolField string
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int
@@ -145,6 +160,25 @@ func All() []*Harness {
 	}
 	return out
 }
+
+// WayOutOf is the way-out sentence of a harness named by -harness= (the
+// default's for a name it does not know).
+func WayOutOf(name string) string {
+	if h, ok := Lookup(name); ok && h.WayOut != "" {
+		return h.WayOut
+	}
+	return "Do the work in a worktree on its own branch: " + worktreeCreate + " prints its directory; work there."
+}
+
+// OpaqueResponseOf reports the OpaqueResponse of a harness named by
+// -harness=.
+func OpaqueResponseOf(name string) bool {
+	h, ok := Lookup(name)
+	return ok && h.OpaqueResponse
+}
+
+// worktreeCreate is magehook's own way to a worktree, in every harness.
+const worktreeCreate = "go tool mage worktree:create <name>"
 
 // IsClaude reports whether h is Claude Code (whose file has scopes).
 func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }

@@ -181,3 +181,48 @@ func TestHarnessFlagIsNotAnExtraArgument(t *testing.T) {
 		t.Errorf("extra %q", extra)
 	}
 }
+
+// TestWorkDirFieldsAreMapped: a harness's own working-directory field
+// reaches payload.WorkDir as tool_input.workdir; a field another harness
+// uses means nothing in a Claude Code payload (the model could otherwise
+// name a directory the command does not run in).
+func TestWorkDirFieldsAreMapped(t *testing.T) {
+	gemini, _ := harness.Lookup("gemini")
+	out, err := gemini.Normalize([]byte(`{"cwd":"/r/sub","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"/r"}}`), "PreToolUse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := payload.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.WorkDir("/home"); got != "/r" {
+		t.Errorf("gemini dir_path: WorkDir %q, want /r (%s)", got, out)
+	}
+	claude, _ := payload.Parse([]byte(`{"cwd":"/r/sub","tool_name":"Bash","tool_input":{"command":"ls","dir_path":"/r"}}`))
+	if got := claude.WorkDir("/home"); got != "/r/sub" {
+		t.Errorf("claude with a dir_path: WorkDir %q, want the cwd", got)
+	}
+}
+
+// TestCopilotAnswersAreFlat: Copilot reads the decision, the input
+// rewrite (modifiedArgs) and the context at the top level.
+func TestCopilotAnswersAreFlat(t *testing.T) {
+	copilot, _ := harness.Lookup("copilot")
+	for _, tt := range []struct {
+		event  string
+		result hook.Result
+		want   string
+	}{
+		{"PreToolUse", hook.Deny("protected branch"), `{"permissionDecision":"deny","permissionDecisionReason":"protected branch"}`},
+		{"PreToolUse", hook.Result{Decision: hook.DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"ls"}`)}, `{"modifiedArgs":{"command":"ls"},"permissionDecision":"allow"}`},
+		{"SessionStart", hook.Context("Today is Monday."), `{"additionalContext":"Today is Monday."}`},
+		{"PermissionRequest", hook.Result{Decision: hook.DecisionDeny, Reason: "no", Interrupt: true}, `{"behavior":"deny","interrupt":true,"message":"no"}`},
+		{"Stop", hook.Deny("tests fail"), `{"decision":"block","reason":"tests fail"}`},
+	} {
+		a := copilot.Render(hook.MustLookup(tt.event), tt.result)
+		if got := strings.TrimSpace(string(a.Stdout)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.event, got, tt.want)
+		}
+	}
+}

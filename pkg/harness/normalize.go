@@ -21,6 +21,14 @@ func (h *Harness) Normalize(data []byte, common string) ([]byte, error) {
 		return data, nil // the dispatcher reports what is wrong with it
 	}
 	h.normalize(h, in, common)
+	if ti := input(in); ti != nil {
+		for _, f := range h.WorkDirFields {
+			if _, ok := ti[f]; ok {
+				rename(ti, f, "workdir")
+				break
+			}
+		}
+	}
 	in["hook_event_name"] = common
 	return json.Marshal(in)
 }

@@ -13,11 +13,13 @@ import "github.com/magehook/magehook/pkg/hook"
 // every model call's system prompt.
 func opencode() Harness {
 	return Harness{
-		Name:      "opencode",
-		Client:    "OpenCode",
-		File:      ".opencode/plugins/magehook.js",
-		Layout:    Plugin,
-		Matchers:  MatchClaude,
+		Name:     "opencode",
+		Client:   "OpenCode",
+		File:     ".opencode/plugins/magehook.js",
+		Layout:   Plugin,
+		Matchers: MatchClaude,
+		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
+			", then pass its directory as workdir to bash and edit files under it.",
 		Trust:     "OpenCode loads every plugin in the project's .opencode/plugins at start, with no review.",
 		events:    func() []Name { return same("SessionStart", "PreToolUse", "PostToolUse") },
 		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}, {"patch", "Edit"}} },

@@ -80,6 +80,9 @@ type Dispatcher struct {
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error
+	// SetChecked: Handlers and Builtin were validated when the binary was
+	// built (Set.Checked); otherwise every dispatch validates them.
+	SetChecked bool
 
 	// early and read serve Early and Resume (early.go): the answer from a
 	// hook:<event> target's init, before the magefile has registered its
@@ -189,7 +192,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	var o outcome
 	tracing := d.Getenv(TraceEnv) != ""
-	denied := false
+	denied := "" // the gatekeeper whose deny ended the gates
 	// While stop_hook_active is set, answer drops every block (it would
 	// loop), so a gate's work there is thrown away: stopguard's check
 	// would run a second full time for nothing. Gates do not run.
@@ -205,9 +208,15 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 	}
 	runOne := func(h Handler, merged *Result) {
 		if h.Policy == Gatekeeper {
-			if denied || stopActive {
+			if denied != "" || stopActive {
 				if tracing {
-					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs\n", tracePrefix, h.Name)
+					// Said, so that a gate that seems not to run is
+					// known to have been reached after a deny.
+					why := denied + " denied first: no gate runs after a deny"
+					if denied == "" {
+						why = "stop_hook_active: a stop is not blocked twice, so no gate runs"
+					}
+					fmt.Fprintf(d.Stderr, "%s%s skipped 0µs (%s)\n", tracePrefix, h.Name, why)
 				}
 				return
 			}
@@ -233,8 +242,8 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 			return
 		}
 		r = d.warnOnly(c.cfg, h, c.ev, c.p, r)
-		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() {
-			denied = true
+		if h.Policy == Gatekeeper && r.Decision == DecisionDeny && c.ev.Gating() && denied == "" {
+			denied = h.Name
 		}
 		o.results = append(o.results, r)
 	}
@@ -602,8 +611,10 @@ func (d *Dispatcher) firstWarning(starts []string, cerr error, session, problem 
 // enabled resolves hook.enable to handlers; an unknown name is an error,
 // since a typo there would silently turn a gate off.
 func (d *Dispatcher) enabled(cfg *toolingrc.Config) ([]Handler, error) {
-	if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
-		return nil, err
+	if !d.SetChecked {
+		if err := ValidateSet(d.Handlers, d.Builtin); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Enabled(cfg, d.Handlers)
 	if d.early && errors.Is(err, ErrUnknownHandler) {

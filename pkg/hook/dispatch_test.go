@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -562,6 +563,12 @@ func TestGatesAfterADenyDoNotRun(t *testing.T) {
 	if !strings.Contains(out.Stdout, "first says no") || strings.Contains(out.Stdout, "second") {
 		t.Fatalf("PreToolUse answer %s", out.Stdout)
 	}
+	// Replay's trace says why the second gate did not run.
+	r := hook.RunReplay(context.Background(), &hook.Dispatcher{Handlers: set, Getenv: func(string) string { return "" }},
+		"PreToolUse", hooktest.Fixture(t, "PreToolUse/bash", map[string]any{"cwd": root}))
+	if !slices.Contains(r.Handlers, "second skipped 0µs (first denied first: no gate runs after a deny)") {
+		t.Errorf("replay's handler lines %q do not say why second was skipped", r.Handlers)
+	}
 	out = hooktest.Run(t, set, root, "Stop", "Stop/stop", nil)
 	if ran["second"] != 1 || !strings.Contains(out.Stdout, "first says no") || !strings.Contains(out.Stdout, "second says no") {
 		t.Fatalf("Stop ran %v, answered %s: want both gates and both reasons", ran, out.Stdout)
@@ -580,5 +587,24 @@ func TestWarnOnlyDenyDoesNotStopTheOtherGates(t *testing.T) {
 	hooktest.Run(t, set, root, "PreToolUse", "PreToolUse/bash", nil)
 	if ran != 1 {
 		t.Fatalf("the gate after a warn-only deny ran %d times, want 1", ran)
+	}
+}
+
+// A set the build checked (SetChecked) is not validated again per call;
+// one it did not is, and a set that does not hold then closes the gates.
+func TestACheckedSetIsNotValidatedPerCall(t *testing.T) {
+	twice := []hook.Handler{bashDenier, bashDenier}
+	root := hooktest.Checkout(t, "hook.enable nobash")
+	for _, checked := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		d := &hook.Dispatcher{Handlers: twice, SetChecked: checked,
+			Stdin:  strings.NewReader(`{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`),
+			Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return root, nil }}
+		code := d.Dispatch(context.Background(), "PreToolUse")
+		validated := strings.Contains(stderr.String(), "declared twice")
+		if validated == checked {
+			t.Errorf("SetChecked %v: validated %v (exit %d, stderr %q)", checked, validated, code, stderr.String())
+		}
 	}
 }

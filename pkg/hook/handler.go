@@ -55,8 +55,10 @@ type Handler struct {
 	Matcher string
 	// Policy is the failure policy; it must be set.
 	Policy Policy
-	// Timeout is the seconds the settings entry allows the hook; 0 means
-	// the event's default. The largest among an event's handlers wins.
+	// Timeout is the seconds the handler's slowest answer may take (0: the
+	// default). Entries do not follow it: each event's entry timeout is
+	// fixed by the event (pkg/settings.EntryTimeout), and install refuses
+	// a handler that asks for more than the longest of its events allows.
 	Timeout int
 	// Late handlers run after the others and see their merged answer in
 	// Call.Merged (an audit log records the decision that was made).

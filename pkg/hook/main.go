@@ -24,6 +24,10 @@ type Set struct {
 	// Harnesses resolves a -harness= name (pkg/harness.Hook); nil knows
 	// Claude Code alone.
 	Harnesses func(name string) (Harness, bool)
+	// Checked: the set was validated (ValidateSet) when the binary was
+	// built (hook:build runs hook:check on every binary it makes), so a
+	// call does not validate it again.
+	Checked bool
 }
 
 func (s Set) harness(name string) (Harness, bool) {
@@ -62,7 +66,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
 		return nil, ExitBlock, false
 	}
-	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h,
+	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h, SetChecked: set.Checked,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

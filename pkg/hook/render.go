@@ -11,12 +11,10 @@ type Dialect int
 
 const (
 	// Claude is Claude Code's shape (also Codex's and OpenCode's): decisions
-	// and context nested under hookSpecificOutput with hookEventName.
+	// and context nested under hookSpecificOutput with hookEventName. The
+	// other harnesses' shapes are written from it by their values in
+	// pkg/harness (Copilot's flat one, say).
 	Claude Dialect = iota
-	// Copilot is GitHub Copilot's flat shape: permissionDecision,
-	// permissionDecisionReason, modifiedArgs and additionalContext at the
-	// top level, and no hookSpecificOutput.
-	Copilot
 )
 
 // Answer is what the process hands back to the harness.
@@ -179,13 +177,8 @@ func Render(ev Event, r Result, d Dialect) Answer {
 	}
 
 	if len(specific) > 0 {
-		switch d {
-		case Copilot:
-			flattenCopilot(top, specific)
-		default:
-			specific[wireHookEventName] = ev.Name
-			top[wireHookSpecific] = specific
-		}
+		specific[wireHookEventName] = ev.Name
+		top[wireHookSpecific] = specific
 	}
 	if len(top) == 0 {
 		return a
@@ -203,30 +196,6 @@ func encode(v any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// flattenCopilot moves the event-specific fields to the top level under
-// Copilot's names: modifiedArgs for updatedInput, and a permission
-// request's behavior and message.
-func flattenCopilot(top, specific map[string]any) {
-	for k, v := range specific {
-		switch k {
-		case wireUpdatedInput:
-			top[wireCopilotModifiedArgs] = v
-		case wireDecision:
-			for dk, dv := range v.(map[string]any) {
-				switch dk {
-				case wireUpdatedInput:
-					dk = wireCopilotModifiedArgs
-				case wireUpdatedPermissions:
-					continue // Copilot has no permission updates
-				}
-				top[dk] = dv
-			}
-		default:
-			top[k] = v
-		}
-	}
 }
 
 func reasonOrDefault(reason string, ev Event) string {

@@ -70,7 +70,7 @@ var everyField = []Result{
 func TestRenderGivesEveryEventOnlyItsOwnShape(t *testing.T) {
 	for _, ev := range Events() {
 		for i, r := range everyField {
-			for _, d := range []Dialect{Claude, Copilot} {
+			for _, d := range []Dialect{Claude} {
 				a := Render(ev, r, d)
 				checkAnswer(t, ev, d, a, i)
 			}
@@ -200,12 +200,8 @@ func TestRenderExamples(t *testing.T) {
 	}{
 		{"a PreToolUse deny nests the decision with the event name", "PreToolUse", Deny("protected branch"), Claude,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"protected branch"}}`, 0, ""},
-		{"a PreToolUse deny is flat for Copilot", "PreToolUse", Deny("protected branch"), Copilot,
-			`{"permissionDecision":"deny","permissionDecisionReason":"protected branch"}`, 0, ""},
 		{"an allow with updated input", "PreToolUse", Result{Decision: DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"ls -la"}`)}, Claude,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`, 0, ""},
-		{"Copilot calls updated input modifiedArgs", "PreToolUse", Result{Decision: DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"ls"}`)}, Copilot,
-			`{"modifiedArgs":{"command":"ls"},"permissionDecision":"allow"}`, 0, ""},
 		{"defer carries no reason", "PreToolUse", Result{Decision: DecisionDefer, Reason: "later"}, Claude,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}`, 0, ""},
 		{"a permission request deny uses decision.behavior", "PermissionRequest", Deny("not rm"), Claude,
@@ -215,8 +211,6 @@ func TestRenderExamples(t *testing.T) {
 		{"a block without a reason gets one", "Stop", Deny(""), Claude, `{"decision":"block","reason":"blocked by a magehook Stop handler"}`, 0, ""},
 		{"session start context", "SessionStart", Context("Today is Monday."), Claude,
 			`{"hookSpecificOutput":{"additionalContext":"Today is Monday.","hookEventName":"SessionStart"}}`, 0, ""},
-		{"Copilot session start context is flat", "SessionStart", Context("Today is Monday."), Copilot,
-			`{"additionalContext":"Today is Monday."}`, 0, ""},
 		{"teammate idle blocks by exit code", "TeammateIdle", Deny("keep going"), Claude, ``, 2, "keep going\n"},
 		{"a worktree path is one line", "WorktreeCreate", Result{Path: "/r/.claude/worktrees/x"}, Claude, "/r/.claude/worktrees/x", 0, ""},
 		{"no worktree path fails the creation", "WorktreeCreate", Result{}, Claude, ``, 1, "magehook: WorktreeCreate: no handler produced a worktree path\n"},

@@ -31,9 +31,6 @@ const (
 	wireContent                  = "content"
 	wireTerminalSequence         = "terminalSequence"
 
-	// Copilot's flat dialect renames the input rewrite.
-	wireCopilotModifiedArgs = "modifiedArgs"
-
 	// The only value of the top-level decision field.
 	valueBlock = "block"
 )

@@ -153,6 +153,12 @@ func openPage(c *hook.Call) hook.Result {
 		warnCall(c, "wiki:init", err)
 		return hook.Result{}
 	}
+	if lib.Origin == "" {
+		// The learning library is optional: not configured, it is off,
+		// and a session start says nothing about it (the doctor reports
+		// it as a skip).
+		return hook.Result{}
+	}
 	dir, err := lib.Init(c.Context)
 	if err != nil {
 		warnCall(c, "wiki:init", err)

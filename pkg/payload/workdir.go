@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// WorkDir is where a shell tool call runs: the tool input's own
-// working-directory argument (OpenCode's and Codex's workdir, Gemini's
-// dir_path, and the other names harnesses use), relative to the cwd or
-// absolute (~/ is home), else the payload's cwd. Every gate that resolves
-// a shell command's paths starts there.
+// WorkDir is where a shell tool call runs: the tool input's workdir
+// (each harness's own name for it is mapped there when its payload is
+// read: pkg/harness, WorkDirFields), relative to the cwd or absolute (~/
+// is home), else the payload's cwd. Every gate that resolves a shell
+// command's paths starts there.
 func (p *Payload) WorkDir(home string) string {
-	for _, f := range [...]string{"workdir", "dir_path", "working_directory", "directory", "cwd"} {
+	for _, f := range [...]string{"workdir"} {
 		d, ok := p.InputString(f)
 		if !ok || d == "" {
 			continue

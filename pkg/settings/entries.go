@@ -80,28 +80,41 @@ type Entry struct {
 	Timeout int // seconds
 }
 
-// lifecycleTimeout is the timeout, in seconds, of the four events installed
-// in every checkout. SessionEnd needs one: without it all SessionEnd hooks
-// share a budget of 1.5 s.
-func lifecycleTimeout(event string) (int, bool) {
+// EntryTimeout is the timeout, in seconds, of an event's installed entry.
+// It is what the event needs, whichever handlers answer it: enabling,
+// disabling or configuring a handler never changes another event's entry,
+// because Codex keys its trust by the entry's hash (a changed SessionStart
+// entry would silently stop running). SessionEnd needs one: without it all
+// SessionEnd hooks share a budget of 1.5 s. Stop and SubagentStop run
+// completion checks (stopguard, subagentgate), which take minutes.
+func EntryTimeout(event string) int {
 	switch event {
-	case "SessionStart":
-		return 60, true
+	case "SessionStart", "WorktreeRemove":
+		return 60
 	case "SessionEnd":
-		return 30, true
+		return 30
 	case "WorktreeCreate":
-		return 120, true
-	case "WorktreeRemove":
-		return 60, true
+		return 120
+	case "Stop", "SubagentStop":
+		return 600
 	}
-	return 0, false
+	return DefaultTimeout
 }
 
 // lifecycleEvents are installed in every checkout.
 var lifecycleEvents = []string{"SessionStart", "SessionEnd", "WorktreeCreate", "WorktreeRemove"}
 
-// DefaultTimeout is the timeout, in seconds, of the other events' entries
-// unless a handler asks for more.
+func isLifecycle(event string) bool {
+	for _, e := range lifecycleEvents {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultTimeout is the timeout, in seconds, of the entries of the events
+// EntryTimeout names no other for.
 const DefaultTimeout = 30
 
 // Entries returns the Claude Code entries install writes for a checkout
@@ -129,8 +142,13 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 	}
 	byEvent := map[string][]hook.Handler{}
 	for _, h := range enabled {
+		most := 0
 		for _, e := range h.Events {
 			byEvent[e] = append(byEvent[e], h)
+			most = max(most, EntryTimeout(e))
+		}
+		if h.Timeout > most {
+			return nil, fmt.Errorf("handler %s asks for %d s, more than the entry of any of its events allows (%s: at most %d s); lower its Timeout", h.Name, h.Timeout, strings.Join(h.Events, ", "), most)
 		}
 	}
 	for _, e := range lifecycleEvents {
@@ -141,21 +159,18 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 	var out []Entry
 	for name, hs := range byEvent {
 		ev, _ := hook.Lookup(name)
-		timeout, fixed := lifecycleTimeout(name)
-		if !fixed {
-			timeout = DefaultTimeout
-		}
-		for _, h := range hs {
-			if h.Timeout > timeout {
-				timeout = h.Timeout
-			}
-		}
+		timeout := EntryTimeout(name)
+		fixed := isLifecycle(name)
 		if h.MaxTimeout != nil {
 			if most := h.MaxTimeout(name); most > 0 && timeout > most {
 				timeout = most
 			}
 		}
-		cmd := h.Command(harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout})
+		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout}
+		if harness.Gates(name) {
+			spec.GateAll, spec.Gated = gatedTools(hs, h)
+		}
+		cmd := h.Command(spec)
 		e := Entry{Event: name, Native: name, Command: cmd, Timeout: timeout}
 		if ev.MatcherField != "" && !fixed {
 			e.Matcher = coverMatchers(hs)
@@ -164,6 +179,51 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Event < out[j].Event })
 	return out, nil
+}
+
+// gatedTools is what the gatekeepers among an event's handlers watch, for
+// the command's failure branch: every tool (one matches everything, or a
+// regular expression whose names cannot be listed), or the tool names in
+// the harness's payloads (its own and Claude Code's, both of which some
+// harnesses send). No gatekeeper: nothing.
+func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names []string) {
+	var gates []hook.Handler
+	for _, x := range hs {
+		if x.Policy == hook.Gatekeeper {
+			gates = append(gates, x)
+		}
+	}
+	if len(gates) == 0 {
+		return false, nil
+	}
+	cover := coverMatchers(gates)
+	claude, ok := hook.ExactNames(cover)
+	if cover == "" || !ok {
+		return true, nil
+	}
+	seen := map[string]bool{}
+	for _, n := range append(append([]string{}, claude...), h.NativeTools(claude)...) {
+		if !plainName(n) {
+			return true, nil
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return false, names
+}
+
+// plainName reports whether a tool name is letters, digits, '_', '-' and
+// '.' only: a name a shell case pattern matches as it is.
+func plainName(n string) bool {
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // enabledHandlers resolves hook.enable as the dispatcher does (implied

@@ -33,19 +33,36 @@ func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler) (OpenCodeSp
 	}
 	spec := OpenCodeSpec{Binary: bin.String(), Gated: []string{}}
 	op, _ := harness.Lookup("opencode")
-	entries, err := EntriesFor(cfg, handlers, op)
+	if _, err := EntriesFor(cfg, handlers, op); err != nil {
+		return OpenCodeSpec{}, err
+	}
+	enabled, err := enabledHandlers(cfg, handlers)
 	if err != nil {
 		return OpenCodeSpec{}, err
 	}
-	for _, e := range entries {
-		if e.Event != "PreToolUse" {
-			continue
+	var pre []hook.Handler
+	for _, h := range enabled {
+		for _, e := range h.Events {
+			if e == "PreToolUse" {
+				pre = append(pre, h)
+			}
 		}
-		names, ok := hook.ExactNames(e.Matcher)
-		if e.Matcher == "" || !ok {
-			spec.Gated = nil // a pattern or no matcher: every tool
-		} else {
-			spec.Gated = names
+	}
+	// The gatekeepers' tools, in Claude Code's names (the plugin maps
+	// OpenCode's onto them); every tool when one watches them all.
+	all, _ := gatedTools(pre, claudeHarness())
+	switch {
+	case all:
+		spec.Gated = nil
+	default:
+		var gates []hook.Handler
+		for _, h := range pre {
+			if h.Policy == hook.Gatekeeper {
+				gates = append(gates, h)
+			}
+		}
+		if len(gates) > 0 {
+			spec.Gated, _ = hook.ExactNames(coverMatchers(gates))
 		}
 	}
 	return spec, nil
@@ -104,7 +121,8 @@ export const MagehookPlugin = async ({ directory }) => {
   const calls = new Map();
   const contexts = new Map();
   const ensure = (fresh) => {
-    const r = spawnSync("go", ["-C", root, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
+    const mod = fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
+    const r = spawnSync("go", ["-C", mod, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30000 });
     if (r.stderr) process.stderr.write(r.stderr);
     if (r.status === 0 && (r.stdout || "").trim()) bin = r.stdout.trim();
@@ -115,11 +133,17 @@ export const MagehookPlugin = async ({ directory }) => {
     if (!fs.existsSync(bin) && !ensure(false)) {
       return { failed: "magehook: " + bin + " is missing and could not be built; run go tool mage hook:build in " + root };
     }
-    const r = spawnSync(bin, [target, "-harness=opencode"],
-      { input: JSON.stringify(payload), cwd: root, encoding: "utf8", timeout: 30000 });
+    const r = spawnSync(bin, [target, "-harness=opencode"], { input: JSON.stringify(payload), cwd: root,
+      encoding: "utf8", timeout: 30000, env: { ...process.env, ` + harness.SealEnv + `: String(process.pid) } });
     const stderr = (r.stderr || "").trim();
     if (r.error) return { failed: "magehook: " + bin + ": " + r.error.message };
     if (r.signal) return { failed: "magehook: " + bin + " was killed by " + r.signal + (stderr ? ": " + stderr : "") };
+    // Only magehook's binary seals its answer (` + harness.SealEnv + `): any other code is a failure.
+    if (r.status < ` + strconv.Itoa(harness.SealBase) + ` || r.status >= ` + strconv.Itoa(harness.SealBase+20) + `) {
+      return { failed: "magehook: " + bin + " answered without magehook's seal (exit " + r.status +
+        ": not magehook's hook binary, or one built before this install); run go tool mage hook:build" + (stderr ? ": " + stderr : "") };
+    }
+    r.status -= ` + strconv.Itoa(harness.SealBase) + `;
     if (r.status !== 0 && r.status !== 2) return { failed: stderr || "magehook: " + bin + " exited " + r.status };
     if (stderr) process.stderr.write(stderr + "\n");
     return r;

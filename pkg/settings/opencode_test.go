@@ -26,6 +26,13 @@ for (const step of JSON.parse(process.argv[4])) {
 }
 `
 
+// sealed makes a fake binary seal its exit code as magehook's does for
+// the command (or plugin) that asks (harness.Seal).
+func sealed(script string) string {
+	head, rest, _ := strings.Cut(script, "\n")
+	return head + "\n" + `trap 'c=$?; [ "$MAGEHOOK_SEAL" = "$PPID" ] && exit $((c+100))' EXIT` + "\n" + rest
+}
+
 func runPlugin(t *testing.T, spec settings.OpenCodeSpec, bin, steps string) []string {
 	t.Helper()
 	node, err := exec.LookPath("node")
@@ -36,7 +43,11 @@ func runPlugin(t *testing.T, spec settings.OpenCodeSpec, bin, steps string) []st
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	sub := filepath.Join(root, "sub")
 	os.Mkdir(sub, 0o755)
-	if bin != "" {
+	switch bin {
+	case "":
+	case "dir":
+		os.MkdirAll(filepath.Join(root, "bin", "magehook"), 0o755)
+	default:
 		writeFile(t, filepath.Join(root, "bin", "magehook"), bin, 0o755)
 	}
 	plugin := filepath.Join(root, ".opencode", "plugins", "magehook.js")
@@ -58,7 +69,10 @@ func TestOpenCodePluginFailsClosed(t *testing.T) {
 	for name, bin := range map[string]string{
 		"missing and not buildable": "",
 		"killed by a signal":        "#!/bin/sh\nkill -9 $$\n",
-		"a configuration error":     "#!/bin/sh\necho 'magehook: bad .toolingrc' >&2\nexit 3\n",
+		"a configuration error":     sealed("#!/bin/sh\necho 'magehook: bad .toolingrc' >&2\nexit 3\n"),
+		"a file that is no program": "\n",
+		"an unsealed exit 0":        "#!/bin/sh\nexit 0\n",
+		"a directory":               "dir",
 	} {
 		got := runPlugin(t, spec, bin, steps)
 		if len(got) != 3 || !strings.HasPrefix(got[0], "deny bash: magehook") || !strings.HasPrefix(got[1], "allow read") || !strings.HasPrefix(got[2], "deny apply_patch") {
@@ -77,7 +91,7 @@ hook:preToolUse) echo "$payload" >&2; exit 2 ;;
 esac
 `
 	steps := `[{"system":true},{"system":true},{"tool":"bash","args":{"command":"ls","workdir":"../elsewhere"}},{"tool":"apply_patch","args":{"patchText":"p"}}]`
-	got := runPlugin(t, settings.OpenCodeSpec{Binary: "bin/magehook"}, bin, steps)
+	got := runPlugin(t, settings.OpenCodeSpec{Binary: "bin/magehook"}, sealed(bin), steps)
 	want := []string{`system ["today is Monday"]`, `system ["today is Monday"]`}
 	if len(got) != 4 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("the SessionStart context joins every model call's system prompt:\n%s", strings.Join(got, "\n"))

@@ -150,11 +150,13 @@ func (o Owner) parse(cmd string) (bin, target string, ok bool) {
 	if strings.Contains(cmd, harness.EnsurePackage) {
 		// d=<dir>; ... exec "$b" hook:<target> ...: the binary is the
 		// quoted argument after the ensure flags.
-		i := strings.Index(cmd, `exec "$b" hook:`)
+		// (earlier versions exec'd the binary; now the shell waits for its
+		// sealed answer: MAGEHOOK_SEAL=$$ "$b" hook:<target>).
+		i := strings.Index(cmd, `"$b" hook:`)
 		if i < 0 || !strings.HasPrefix(cmd, "d=") {
 			return "", "", false
 		}
-		target = strings.Fields(cmd[i+len(`exec "$b" hook:`):] + " ")[0]
+		target = strings.Fields(strings.NewReplacer(";", " ").Replace(cmd[i+len(`"$b" hook:`):]) + " ")[0]
 		words := ShellWords(cmd[strings.Index(cmd, harness.EnsurePackage)+len(harness.EnsurePackage):])
 		for _, w := range words {
 			if !strings.HasPrefix(w, "-") {
@@ -183,15 +185,33 @@ func (o Owner) parse(cmd string) (bin, target string, ok bool) {
 	return filepath.Clean(b), strings.TrimPrefix(words[1], "hook:"), true
 }
 
-// ExpandProjectDir replaces the project directory variables the harnesses
-// give hooks ($CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR,
-// $COPILOT_PROJECT_DIR, braced or not) with the checkout root.
+// ExpandProjectDir replaces the project directory expressions the
+// harnesses give hooks (each harness's ProjectDir, and its variable
+// braced or not: $CLAUDE_PROJECT_DIR, ${GEMINI_PROJECT_DIR}, ...) with
+// the checkout root.
 func ExpandProjectDir(s, root string) string {
-	for _, v := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "COPILOT_PROJECT_DIR"} {
-		s = strings.ReplaceAll(s, "${"+v+"}", root)
-		s = strings.ReplaceAll(s, "$"+v, root)
+	for _, h := range harness.All() {
+		if h.ProjectDir == "" {
+			continue
+		}
+		s = strings.ReplaceAll(s, h.ProjectDir, root)
+		if v := projectVar(h.ProjectDir); v != "" {
+			s = strings.ReplaceAll(s, "${"+v+"}", root)
+			s = strings.ReplaceAll(s, "$"+v, root)
+		}
 	}
 	return s
+}
+
+// projectVar is the variable a ProjectDir expression reads first
+// ("${COPILOT_PROJECT_DIR:-$PWD}" reads COPILOT_PROJECT_DIR).
+func projectVar(expr string) string {
+	expr = strings.TrimPrefix(strings.TrimPrefix(expr, "$"), "{")
+	end := 0
+	for end < len(expr) && (expr[end] == '_' || expr[end] >= 'A' && expr[end] <= 'Z' || expr[end] >= '0' && expr[end] <= '9' || expr[end] >= 'a' && expr[end] <= 'z') {
+		end++
+	}
+	return expr[:end]
 }
 
 // readBackups returns the backups kept of a file, newest last.

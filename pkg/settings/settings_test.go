@@ -77,14 +77,18 @@ func TestEntries(t *testing.T) {
 	}
 	claude, _ := harness.Lookup("claude")
 	cmd := func(event, target string, timeout int) string {
-		return claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: event, Target: target, Timeout: timeout})
+		spec := harness.CommandSpec{Binary: "bin/magehook", Event: event, Target: target, Timeout: timeout}
+		if event == "PreToolUse" {
+			spec.Gated = []string{"Bash", "Edit", "Write"} // what the gatekeepers watch
+		}
+		return claude.Command(spec)
 	}
 	want := []string{
 		`PostToolUse [Bash] ` + cmd("PostToolUse", "postToolUse", 30) + ` 30`,
 		`PreToolUse [Edit|Write|Bash] ` + cmd("PreToolUse", "preToolUse", 30) + ` 30`,
 		`SessionEnd [] ` + cmd("SessionEnd", "sessionEnd", 30) + ` 30`,
 		`SessionStart [] ` + cmd("SessionStart", "sessionStart", 60) + ` 60`,
-		`Stop [] ` + cmd("Stop", "stop", 300) + ` 300`,
+		`Stop [] ` + cmd("Stop", "stop", 600) + ` 600`,
 		`WorktreeCreate [] ` + cmd("WorktreeCreate", "worktreeCreate", 120) + ` 120`,
 		`WorktreeRemove [] ` + cmd("WorktreeRemove", "worktreeRemove", 60) + ` 60`,
 	}
@@ -117,7 +121,7 @@ func TestCoveringMatchers(t *testing.T) {
 func TestCommandQuoting(t *testing.T) {
 	bin := `my tools/bin "$x"/magehook`
 	cfg := checkout(t, "hook.binary "+bin)
-	writeFile(t, filepath.Join(cfg.Root(), filepath.FromSlash(bin)), "#!/bin/sh\necho \"ran $0 $*\"\n", 0o755)
+	writeFile(t, filepath.Join(cfg.Root(), filepath.FromSlash(bin)), sealed("#!/bin/sh\necho \"ran $0 $*\"\n"), 0o755)
 	entries, err := settings.Entries(cfg, nil, settings.Project)
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +478,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if b, _ := os.ReadFile(in.Path()); string(b) != foreign {
 		t.Errorf("dry-run wrote the file")
 	}
-	if !strings.Contains(out.Diff, `exec \"$b\" hook:preToolUse",`) || !strings.HasPrefix(out.Diff, "--- ") {
+	if !strings.Contains(out.Diff, `\"$b\" hook:preToolUse;`) || !strings.HasPrefix(out.Diff, "--- ") {
 		t.Errorf("diff:\n%s", out.Diff)
 	}
 	state, _ := os.ReadDir(filepath.Join(cfg.Root(), ".magehook"))
@@ -629,7 +633,7 @@ func TestHarnessInstalls(t *testing.T) {
 				t.Errorf("opencode plugin:\n%s", text)
 			}
 		} else {
-			for _, keep := range []string{`"x": 1.50`, "./theirs.sh", " -harness=" + h.Name + `"`} {
+			for _, keep := range []string{`"x": 1.50`, "./theirs.sh", " -harness=" + h.Name + ";"} {
 				if !strings.Contains(text, keep) {
 					t.Errorf("%s: %q missing:\n%s", h.Name, keep, text)
 				}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/proc"
 )
@@ -56,8 +57,9 @@ func (m Manager) bootstrap(ctx context.Context, path string) error {
 	// would turn its hook:build into a build of the main checkout's
 	// binary. MAIN names the main checkout.
 	env := []string{"MAIN=" + m.Root, "MAGEHOOK_ROOT=" + path, bootstrapEnv + "=" + path}
-	gitx.TraceCommand(path, "go", "tool", "mage", target)
-	return proc.RunGroupGrace(ctx, BootstrapGrace, path, env, m.log(), "go", "tool", "mage", target)
+	dir, args := buildinfo.Mage(path, target)
+	gitx.TraceCommand(dir, "go", args...)
+	return proc.RunGroupGrace(ctx, BootstrapGrace, dir, env, m.log(), "go", args...)
 }
 
 // bootstrapEnv marks a bootstrap's processes with their worktree, so that
@@ -69,8 +71,9 @@ const bootstrapEnv = "MAGEHOOK_BOOTSTRAP"
 // Mage's cache) and reports whether target, compared without case as
 // Mage does, is one of them.
 func (m Manager) definesTarget(ctx context.Context, dir, target string) (bool, error) {
-	gitx.TraceCommand(dir, "go", "tool", "mage", "-l")
-	cmd := exec.CommandContext(ctx, "go", "tool", "mage", "-l")
+	dir, args := buildinfo.Mage(dir, "-l")
+	gitx.TraceCommand(dir, "go", args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
