@@ -82,8 +82,8 @@ func TestEveryBypassIsDeniedAndWouldHaveWorked(t *testing.T) {
 	for command, want := range map[string]string{
 		"git commit --no-verify -am x":                 "(--no-verify)",
 		"git commit -n -am x":                          "(-n)",
-		"git commit -anm x":                            "(-anm)",
-		"git commit --no-veri -am x":                   "(--no-veri)",
+		"git commit -anm x":                            "(-n)",
+		"git commit --no-veri -am x":                   "(--no-verify)",
 		"git -c core.hooksPath=/dev/null commit -am x": "core.hooksPath at /dev/null",
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/none git commit -am x": "core.hooksPath",
 		"git config core.hooksPath /dev/null && git commit -am x":                                          "sets core.hooksPath",
