@@ -125,7 +125,7 @@ func (l Live) Test(ctx context.Context) error {
 	if err := l.Install(ctx); err != nil {
 		return err
 	}
-	return sh.RunWithV(map[string]string{"MAGEHOOK_LIVE": "require"}, "go", "test", "-count=1", "./internal/live/...")
+	return sh.RunWithV(map[string]string{"MAGEHOOK_LIVE": "require"}, "go", "test", "-count=1", "-timeout=30m", "./internal/live/...")
 }
 
 // Bump moves one client to another version: it pins the version, installs
