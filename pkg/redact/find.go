@@ -28,7 +28,7 @@ type Finding struct {
 // (TestEveryRuleHasAKind holds every rule to one).
 func kindOf(r rule) string {
 	switch r.any[0] {
-	case "-----BEGIN ":
+	case "-----BEGIN ", "LS0tLS1CRUdJTi":
 		return "a private key"
 	case "ghp_", "github_pat_":
 		return "a GitHub token"
