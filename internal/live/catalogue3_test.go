@@ -203,7 +203,7 @@ func TestGeminiCatalogue3(t *testing.T) {
 		if after := c.head(t, c.Dir, "HEAD"); after != before {
 			t.Errorf("the commit past the hook happened")
 		}
-		if !srv.Reached("skips the git hooks (-nam)") {
+		if !srv.Reached("skips the git hooks (-n)") {
 			t.Errorf("noverify's reason did not reach the model\n%s\n%s", srv.Dump(), s.Out)
 		}
 	})
