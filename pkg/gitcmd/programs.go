@@ -334,7 +334,7 @@ var programTable = [...]progSpec{
 	// Package managers: their writes, and the commands they run (npm exec).
 	{names: []string{"npm", "pnpm", "yarn", "bun"}, write: writeSide{kind: wkCustom}, wrap: wrapSide{on: true, subcmds: []string{"exec", "x", "dlx"}},
 		examples: []example{{command: "npm install", writes: "tree:node_modules"}, {command: "npm install left-pad", writes: "package.json package-lock.json tree:node_modules"},
-			{command: "npm pkg set x=1", writes: "package.json"}, {command: "npm exec -- tsc -p .", runs: "tsc -p ."}, {command: "npm test"}}},
+			{command: "npm pkg set x=1", writes: "package.json"}, {command: "npm install --no-save left-pad", writes: "tree:node_modules"}, {command: "npm exec -- tsc -p .", runs: "tsc -p ."}, {command: "npm test"}}},
 
 	// Wrappers: programs that run the command given as their arguments.
 	{names: []string{"env"}, short: "uCSP", long: []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},

@@ -455,6 +455,17 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 	}
 }
 
+// noSave reports npm install --no-save: node_modules changes, the
+// manifest and the lock file do not.
+func noSave(args []Word) bool {
+	for _, a := range args {
+		if a.Dynamic == "" && (a.Value == "--no-save" || a.Value == "--save=false") {
+			return true
+		}
+	}
+	return false
+}
+
 // goMains names the binaries go build writes into an -o directory: the
 // last element of each package directory it is given (the directory it
 // runs in for none, or "."); ok is false for a pattern (./...) or an
@@ -1075,8 +1086,8 @@ func (w *walker) packageWrites(name string, rest []Word, sc scope, idx int) {
 			add("package.json", false)
 		}
 	case "install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "upgrade", "dedupe", "link", "unlink", "prune":
-		if len(ops) == 1 && (ops[0].Value == "install" || ops[0].Value == "i") {
-			add("node_modules", true) // what the lock file says, into node_modules
+		if len(ops) == 1 && (ops[0].Value == "install" || ops[0].Value == "i") || name == "npm" && noSave(rest) {
+			add("node_modules", true) // what the lock file says (or --no-save), into node_modules
 			return
 		}
 		manifest()
