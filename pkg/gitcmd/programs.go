@@ -1,5 +1,7 @@
 package gitcmd
 
+import "sync"
+
 // What the analysis knows of the programs other than git and the shells:
 // one spec per program (or per programs that share a grammar and a
 // behaviour), read by every side of the analysis: the wrappers it follows
@@ -414,16 +416,26 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "dotenv -e .env.test make", runs: "make"}}},
 }
 
+// specIndex maps each name in programTable to its entry: built on the
+// first lookup (once per process, about 250 names), so that a hook that
+// never analyses a command never builds it, and each lookup after is one
+// map access rather than a scan of every name.
+var specIndex struct {
+	once sync.Once
+	m    map[string]*progSpec
+}
+
 // specOf is the spec of a program known by its folded name, or nil.
 func specOf(name string) *progSpec {
-	for i := range programTable {
-		for _, n := range programTable[i].names {
-			if n == name {
-				return &programTable[i]
+	specIndex.once.Do(func() {
+		specIndex.m = make(map[string]*progSpec, 4*len(programTable))
+		for i := range programTable {
+			for _, n := range programTable[i].names {
+				specIndex.m[n] = &programTable[i]
 			}
 		}
-	}
-	return nil
+	})
+	return specIndex.m[name]
 }
 
 // wrapperOf is the wrapper side of a program, or nil when it runs no
