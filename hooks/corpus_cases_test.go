@@ -290,6 +290,7 @@ var gateCorpus = []gateCase{
 	// A program the model does not know that names a guarded file.
 	{cmd: "./tools/gen --out .toolingrc", on: "both", bad: true},
 	{cmd: "mytool --config=.claude/settings.json", on: "both", bad: true},
+	{cmd: "rclone copyto README.md .toolingrc", on: "both", bad: true}, // a spec whose writes are not modelled
 	{cmd: "cat .toolingrc && grep -n enable .toolingrc && diff .toolingrc .gitignore; jq . .claude/settings.json", on: "both"},
 	{cmd: "wc -l .toolingrc && sha256sum .claude/settings.json && ls -la .claude", on: "both"},
 	// A third round, written for the shared command model (specs, the

@@ -110,8 +110,12 @@ type wrapSide struct {
 	assigns bool
 	// joins: the command words are joined and run by sh -c (watch).
 	joins bool
-	// appends: words read at run time are appended (xargs, parallel).
-	appends bool
+	// appends: words read at run time are appended (xargs, parallel);
+	// with joins they are not read from a known input (parallel reads
+	// lines its own way), without (xargs) they are split as the shell
+	// would. argLists: ::: lists give the arguments (parallel).
+	appends  bool
+	argLists bool
 	// subcmds: a subcommand word that must come first (uv run, npm exec).
 	subcmds []string
 	// chdir are options naming the directory it runs in (env -C, sudo
@@ -353,9 +357,11 @@ var programTable = [...]progSpec{
 	{names: []string{"run0"}, short: "uDg", long: []string{"user", "chdir", "group", "setenv", "unit", "property", "description", "slice", "nice", "machine"},
 		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, chdir: []string{"-D", "--chdir"}},
 		examples: []example{{command: "run0 --chdir=/srv ls", runs: "ls@/srv"}}},
-	{names: []string{"nohup", "command", "builtin", "setsid", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "chronic", "ifne", "sem", "valgrind", "busybox", "toybox"},
-		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, printsOnly: []string{"-v", "-V"}},
-		examples: []example{{command: "nohup make &", runs: "make"}, {command: "command -v git"}, {command: "busybox rm x", writes: "x", runs: "rm x"}}},
+	{names: []string{"command"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, printsOnly: []string{"-v", "-V"}},
+		examples: []example{{command: "command -v git"}, {command: "command -p git status", runs: "git status"}, {command: "command rm -f x", writes: "x", runs: "rm -f x"}}},
+	{names: []string{"nohup", "builtin", "setsid", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "chronic", "ifne", "sem", "valgrind", "busybox", "toybox"},
+		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
+		examples: []example{{command: "nohup make &", runs: "make"}, {command: "busybox rm x", writes: "x", runs: "rm x"}}},
 	{names: []string{"exec", "pkexec"}, short: "a", long: []string{"user"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
 		examples: []example{{command: "exec -a name git push", runs: "git push"}}},
 	{names: []string{"time"}, short: "fo", long: []string{"format", "output"}, write: writeSide{kind: wkNone, op: "time -o", values: []string{"-o", "--output"}}, wrap: wrapSide{on: true},
@@ -372,7 +378,7 @@ var programTable = [...]progSpec{
 		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true},
 		examples: []example{{command: "echo a b | xargs rm", writes: "a b", runs: "rm a b"}, {command: "ls | xargs -I{} cp {} /tmp", reads: "? /tmp>?", writes: "tree:.", runs: "cp {} /tmp <input>"}}},
 	{names: []string{"parallel"}, short: "jSP", long: []string{"jobs", "sshlogin", "joblog", "results", "delay", "timeout", "retries", "colsep"},
-		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true, joins: true},
+		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true, joins: true, argLists: true},
 		examples: []example{{command: "parallel ::: 'git push origin main'", runs: "git push origin main"}, {command: "parallel rm {} ::: a b", writes: "a b", runs: "rm b"}}},
 	{names: []string{"stdbuf"}, short: "ioe", long: []string{"input", "output", "error"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
 		examples: []example{{command: "stdbuf -oL make", runs: "make"}}},
