@@ -435,7 +435,7 @@ func archiveMembers(name string, args []Word, p parsed, ops []Word) []Word {
 		}
 		return ops
 	case "7z", "7za", "7zr", "rar", "unrar":
-		if len(ops) < 2 || ops[0].Value != "a" {
+		if len(ops) < 2 || ops[0].Value != "a" && ops[0].Value != "u" && ops[0].Value != "m" && ops[0].Value != "mf" {
 			return nil
 		}
 		return ops[2:]
