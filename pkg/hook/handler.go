@@ -69,6 +69,13 @@ type Handler struct {
 	// gates' own configuration, which must not depend on a line the
 	// agent could remove.
 	Implied bool
+	// Reach handlers are gates that judge what a call does in another
+	// repository by that repository's own policy (branchguard: a git -C
+	// into a checkout whose .toolingrc enables it): on a tool-gating
+	// event they run also where the caller's configuration does not
+	// enable them, with Call.ReachOnly set, and then judge only the
+	// repositories whose own policy enables them.
+	Reach bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 	// Verify, when set, checks the handler's configuration in a checkout
@@ -99,6 +106,9 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// ReachOnly: the handler is a Reach gate the caller's configuration
+	// does not enable; only other repositories' policies count.
+	ReachOnly bool
 	// Harness names the agent whose payload this is ("claude", "codex",
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
@@ -115,12 +125,33 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
+	configs  map[string]foundConfig
 	state    string
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}} }
+func newMemo() *memo { return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}} }
+
+type foundConfig struct {
+	cfg *toolingrc.Config
+	err error
+}
+
+// ConfigAt is the configuration discovered from dir (toolingrc.Discover),
+// found once per dispatch: the policy of another repository a call
+// reaches (its main checkout's .toolingrc decides there).
+func (c *Call) ConfigAt(dir string) (*toolingrc.Config, error) {
+	if c.memo == nil {
+		return toolingrc.Discover(dir)
+	}
+	if f, ok := c.memo.configs[dir]; ok {
+		return f.cfg, f.err
+	}
+	cfg, err := toolingrc.Discover(dir)
+	c.memo.configs[dir] = foundConfig{cfg, err}
+	return cfg, err
+}
 
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
 // hook call ask about the same checkout. A Call made outside a dispatch
