@@ -87,6 +87,13 @@
 // file system make MAIN the same ref as main. A write through a symbolic
 // link the command itself makes is judged where the link leads.
 //
+// Each repository a call reaches is judged by its own policy (policy.go):
+// a git -C, cd, GIT_DIR, --git-dir or edited path into another checkout
+// protects what that checkout's main .toolingrc protects, or nothing
+// when it does not enable branchguard, and the gate runs for that
+// (hook.Handler.Reach) also where the caller's configuration does not
+// enable it.
+//
 // guard.protect takes branch names and <remote>/HEAD, which is whatever
 // branch refs/remotes/<remote>/HEAD names (set by clone or git remote
 // set-head; read without the network). hook.warn branchguard turns the gate
