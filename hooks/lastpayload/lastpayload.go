@@ -55,19 +55,23 @@ import (
 var Handler = hook.Handler{
 	Name:    "lastpayload",
 	Purpose: "keep the redacted last payload of each event per session in state.dir/last (hook:last prints it)",
-	Events:  events(),
+	Events:  events,
 	Policy:  hook.Observer,
 	Run:     run,
 }
 
-func events() []string {
-	var names []string
-	for _, ev := range hook.Events() {
-		if ev.Name != "MessageDisplay" {
-			names = append(names, ev.Name)
-		}
-	}
-	return names
+// events are every event but MessageDisplay, in hook.Events' order. A
+// literal, not computed from hook.Events: a package-level call would run
+// at every start of the hook binary, whether lastpayload is enabled or
+// not (TestEveryEventButMessageDisplay holds it to hook.Events).
+var events = []string{
+	"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult",
+	"FileChanged", "InstructionsLoaded", "Notification", "PermissionDenied",
+	"PermissionRequest", "PostCompact", "PostModelSwitch", "PostToolBatch", "PostToolUse",
+	"PostToolUseFailure", "PreCompact", "PreModelSwitch", "PreToolUse", "SessionEnd",
+	"SessionStart", "Setup", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
+	"TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion",
+	"UserPromptSubmit", "WorktreeCreate", "WorktreeRemove",
 }
 
 const (
