@@ -83,10 +83,6 @@ const (
 )
 
 func run(c *hook.Call) (hook.Result, error) {
-	state, err := c.StateDir()
-	if err != nil {
-		return hook.Result{}, err
-	}
 	session, ok := confined.SessionName(c.Payload.SessionID)
 	if !ok {
 		session = "unknown-session"
@@ -95,7 +91,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	base, err := confined.Dir(state, dirName) // never through a link out
+	base, err := c.StateSubdir(dirName) // never through a link out
 	if err != nil {
 		return hook.Result{}, err
 	}

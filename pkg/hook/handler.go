@@ -114,7 +114,7 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
-	state    string
+	state    confined.Base
 	stateErr error
 	stateSet bool
 }
@@ -160,11 +160,29 @@ func (c *Call) WorktreeAdvice() string {
 // magehook's logs elsewhere). Write below it with package confined or
 // jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
+	b, err := c.stateBase()
+	return b.Path, err
+}
+
+// StateSubdir is the directory name (a relative path) below StateDir,
+// refused like StateDir when its links lead out of the state directory:
+// confined.Dir(StateDir, name), with the state directory resolved once
+// per dispatch.
+func (c *Call) StateSubdir(name string) (string, error) {
+	b, err := c.stateBase()
+	if err != nil {
+		return "", err
+	}
+	d, err := b.Dir(name)
+	return d.Path, err
+}
+
+func (c *Call) stateBase() (confined.Base, error) {
 	if c.memo == nil {
-		return StateDir(c.Config)
+		return stateBase(c.Config)
 	}
 	if !c.memo.stateSet {
-		c.memo.state, c.memo.stateErr = StateDir(c.Config)
+		c.memo.state, c.memo.stateErr = stateBase(c.Config)
 		c.memo.stateSet = true
 	}
 	return c.memo.state, c.memo.stateErr
@@ -172,15 +190,25 @@ func (c *Call) StateDir() (string, error) {
 
 // StateDir is Call.StateDir for a configuration.
 func StateDir(cfg *toolingrc.Config) (string, error) {
+	b, err := stateBase(cfg)
+	return b.Path, err
+}
+
+// stateBase resolves the checkout (state.dir's home) once and the state
+// directory from there.
+func stateBase(cfg *toolingrc.Config) (confined.Base, error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
-		return "", err
+		return confined.Base{}, err
 	}
-	dir, err := confined.Dir(v.Home, v.Abs())
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	home, err := confined.Resolve(v.Home)
+	if err == nil {
+		var b confined.Base
+		if b, err = home.Dir(v.Abs()); err == nil {
+			return b, nil
+		}
 	}
-	return dir, nil
+	return confined.Base{}, fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher
