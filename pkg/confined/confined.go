@@ -55,6 +55,10 @@ func Resolve(dir string) (Base, error) {
 	return Base{Path: filepath.Clean(dir), real: real}, nil
 }
 
+// Resolved is the Base of dir when its resolution (realpath.Resolve's)
+// is known already.
+func Resolved(dir, real string) Base { return Base{Path: filepath.Clean(dir), real: real} }
+
 // Dir is the package's Dir with b as home: dir (absolute, or relative to
 // b) refused when it leads out of b, and returned with its resolution for
 // the directories below it. Only the components below b are looked at

@@ -13,6 +13,7 @@ import (
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -114,12 +115,33 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
+	real     map[string]resolved // realpath.Resolve of a directory
 	state    confined.Base
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}} }
+func newMemo() *memo { return &memo{repos: map[string]found{}, real: map[string]resolved{}} }
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// resolve is realpath.Resolve(dir), once per dispatch: the checkout a
+// gate looks up and the state directory's home are most often the same
+// directory, walked from the root once.
+func (c *Call) resolve(dir string) (string, error) {
+	if c.memo == nil {
+		return realpath.Resolve(dir)
+	}
+	if r, ok := c.memo.real[dir]; ok {
+		return r.real, r.err
+	}
+	real, err := realpath.Resolve(dir)
+	c.memo.real[dir] = resolved{real, err}
+	return real, err
+}
 
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
 // hook call ask about the same checkout. A Call made outside a dispatch
@@ -131,7 +153,11 @@ func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
 	if f, ok := c.memo.repos[dir]; ok {
 		return f.repo, f.err
 	}
-	r, err := gitrepo.Find(dir)
+	var r gitrepo.Repo
+	real, err := c.resolve(dir)
+	if err == nil {
+		r, err = gitrepo.FindResolved(real)
+	}
 	c.memo.repos[dir] = found{r, err}
 	return r, err
 }
@@ -179,10 +205,10 @@ func (c *Call) StateSubdir(name string) (string, error) {
 
 func (c *Call) stateBase() (confined.Base, error) {
 	if c.memo == nil {
-		return stateBase(c.Config)
+		return stateBase(c.Config, realpath.Resolve)
 	}
 	if !c.memo.stateSet {
-		c.memo.state, c.memo.stateErr = stateBase(c.Config)
+		c.memo.state, c.memo.stateErr = stateBase(c.Config, c.resolve)
 		c.memo.stateSet = true
 	}
 	return c.memo.state, c.memo.stateErr
@@ -190,21 +216,21 @@ func (c *Call) stateBase() (confined.Base, error) {
 
 // StateDir is Call.StateDir for a configuration.
 func StateDir(cfg *toolingrc.Config) (string, error) {
-	b, err := stateBase(cfg)
+	b, err := stateBase(cfg, realpath.Resolve)
 	return b.Path, err
 }
 
 // stateBase resolves the checkout (state.dir's home) once and the state
 // directory from there.
-func stateBase(cfg *toolingrc.Config) (confined.Base, error) {
+func stateBase(cfg *toolingrc.Config, resolve func(string) (string, error)) (confined.Base, error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
 		return confined.Base{}, err
 	}
-	home, err := confined.Resolve(v.Home)
+	real, err := resolve(v.Home)
 	if err == nil {
 		var b confined.Base
-		if b, err = home.Dir(v.Abs()); err == nil {
+		if b, err = confined.Resolved(v.Home, real).Dir(v.Abs()); err == nil {
 			return b, nil
 		}
 	}
