@@ -324,6 +324,19 @@ func Match(matcher, value string) (bool, error) {
 	return m(value), nil
 }
 
+// Compiles reports whether Match compiles matcher as a regular
+// expression (once for each dispatch that reaches the handler): not for
+// "", "*", a list of exact names or an alternation of names, each
+// perhaps followed by ".*", which Match answers without building
+// anything.
+func Compiles(matcher string) bool {
+	if matcher == "" || matcher == "*" || isExactList(matcher) {
+		return false
+	}
+	_, literal := literalAlternation(matcher, "")
+	return !literal
+}
+
 func compileMatcher(matcher string) (func(string) bool, error) {
 	if matcher == "" || matcher == "*" {
 		return func(string) bool { return true }, nil
