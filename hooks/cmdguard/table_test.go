@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 var update = flag.Bool("update", false, "rewrite table.go from Builtin")
@@ -114,3 +116,34 @@ func goPattern(p Pattern) string {
 
 var kindName = map[atomKind]string{atomShort: "atomShort", atomExact: "atomExact", atomLong: "atomLong",
 	atomLongVal: "atomLongVal", atomPosition: "atomPosition", atomClass: "atomClass"}
+
+// BenchmarkLoad is Load of the built-in rules, as every cmdguard call
+// does; BenchmarkParseBuiltin is what it did before the table: parse every
+// built-in pattern.
+func BenchmarkLoad(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, toolingrc.FileName), []byte("hook.enable cmdguard\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := toolingrc.Discover(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseBuiltin(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range Builtin() {
+			if _, err := ParsePattern(proc.Words(r.Pattern)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
