@@ -50,6 +50,10 @@ type Input struct {
 	// Find finds the checkout of a directory (gitrepo.Find when nil; a
 	// hook passes hook.Call.Repo).
 	Find func(string) (gitrepo.Repo, error)
+	// PolicyOf, when set, is the protected names of a repository whose
+	// own policy governs it (other true; policy.go), or other false for
+	// one the caller's Protect governs.
+	PolicyOf func(gitrepo.Repo) (protect []string, other bool)
 	// Typed is magehook's command as typed in the checkout, for the way
 	// out a deny names (hook.Call.Typed; "" for go tool mage).
 	Typed string
@@ -197,7 +201,7 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 		rs = old
 	} else {
 		rs = &repoState{repo: r}
-		rs.protected = c.resolveProtect(r)
+		rs.protected = c.resolveProtect(r, c.protectOf(r))
 		c.repos[r.GitDir] = rs
 	}
 	c.byDir[key] = rs
@@ -211,9 +215,9 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 // what is looked up (protectedKey): refs stored as files on a
 // case-insensitive file system (macOS, Windows) make MAIN the same ref as
 // main, locally and on a remote there.
-func (c *checker) resolveProtect(r gitrepo.Repo) map[string]bool {
+func (c *checker) resolveProtect(r gitrepo.Repo, protect []string) map[string]bool {
 	out := map[string]bool{}
-	for _, p := range c.protect {
+	for _, p := range protect {
 		remote, ok := strings.CutSuffix(p, "/HEAD")
 		if !ok {
 			out[protectedKey(p)] = true
@@ -226,6 +230,17 @@ func (c *checker) resolveProtect(r gitrepo.Repo) map[string]bool {
 		}
 	}
 	return out
+}
+
+// protectOf is what guard.protect is for a repository: its own policy's
+// when Input.PolicyOf says another governs it, else the caller's.
+func (c *checker) protectOf(r gitrepo.Repo) []string {
+	if c.in.PolicyOf != nil {
+		if p, other := c.in.PolicyOf(r); other {
+			return p
+		}
+	}
+	return c.protect
 }
 
 // protectedKey is a branch name as resolveProtect's map holds it.
