@@ -314,6 +314,8 @@ var gateCorpus = []gateCase{
 	{cmd: "git push --force-with-lease origin HEAD:main", on: "feat", bad: true},
 	{cmd: "git push --no-verif -f origin HEAD:main", on: "feat", bad: true},
 	{cmd: "rsync -t README.md .toolingrc", on: "both", bad: true},
+	{cmd: "sed --in-pl 's/enable/disable/' .toolingrc", on: "both", bad: true},
+	{cmd: "mv --target=/tmp .toolingrc", on: "both", bad: true},
 	// ... and ordinary.
 	{cmd: "git stash && git stash drop", on: "feat"},
 	{cmd: "git stash -u && git rebase origin/main && git stash pop", on: "feat"},
@@ -335,4 +337,7 @@ var gateCorpus = []gateCase{
 	{cmd: "sort -o /tmp/magehook-corpus-sorted README.md && sed -n 1,5p .toolingrc && awk '{print}' .toolingrc", on: "both"},
 	{cmd: "script -q -O /tmp/magehook-corpus.log -c 'go version'", on: "both"},
 	{cmd: "unshare -r true && nsenter --version", on: "main"},
+	{cmd: "sed --in-pl 's/a/b/' /tmp/magehook-corpus-note.txt", on: "both"},
+	{cmd: "rm --rec --force build node_modules", on: "main"},
+	{cmd: "cp --targ=/tmp README.md", on: "both"},
 }

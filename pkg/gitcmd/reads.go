@@ -248,7 +248,11 @@ func commandReads(c Command, idx int) ([]Read, string) {
 	if name == "dd" {
 		return ddReads(c, idx), ""
 	}
-	p := parseArgs(c.Args[1:], s)
+	words := c.Args[1:]
+	if w := canonArgs(s, words); w != nil {
+		words = w
+	}
+	p := parseArgs(words, s)
 	if len(s.quiet) > 0 && p.has(s.quiet...) {
 		return nil, ""
 	}
@@ -301,7 +305,7 @@ func commandReads(c Command, idx int) ([]Read, string) {
 	case rdValues:
 		ops = nil
 	case rdArchive:
-		ops = archiveMembers(name, c.Args[1:], p, ops)
+		ops = archiveMembers(name, words, p, ops)
 	}
 	tree := s.tree || name == "rgrep" || len(s.recursive) > 0 && p.has(s.recursive...)
 	if name == "grep" || name == "egrep" || name == "fgrep" {

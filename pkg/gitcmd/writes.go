@@ -93,6 +93,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	if s == nil {
 		return
 	}
+	if c := canonArgs(s, args[1:]); c != nil {
+		args = append([]Word{args[0]}, c...)
+	}
 	switch s.write.kind {
 	case wkUnknown, wkNone:
 		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
