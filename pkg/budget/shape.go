@@ -28,6 +28,10 @@ const (
 	// names (four times what a PATH_MAX of 4096 bytes holds, at two bytes
 	// a component, would be needed to reach it).
 	MaxPathComponents = 1024
+	// MaxCallComponents bounds the components of all the paths one tool
+	// call's arguments name together (an MCP tool's paths array): each
+	// is resolved by every gate, a system call per component.
+	MaxCallComponents = 16 * MaxPathComponents
 )
 
 // Shape is what a pre-scan found over a limit: the reason a gate does not
@@ -54,6 +58,23 @@ func CheckPath(what, path string) error {
 	}
 	if n+1 > MaxPathComponents {
 		return &Shape{What: what, Detail: fmt.Sprintf("has %d components, over the %d a gate resolves", n+1, MaxPathComponents)}
+	}
+	return nil
+}
+
+// CheckPaths is CheckPath for each of the paths one call names (each
+// names one in the error), and bounds their components together by
+// MaxCallComponents (all names them together).
+func CheckPaths(each, all string, paths []string) error {
+	total := 0
+	for _, p := range paths {
+		if err := CheckPath(each, p); err != nil {
+			return err
+		}
+		total += strings.Count(p, "/") + strings.Count(p, `\`) + 1
+	}
+	if total > MaxCallComponents {
+		return &Shape{What: all, Detail: fmt.Sprintf("have %d components together, over the %d a gate resolves for one call", total, MaxCallComponents)}
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/spool"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -416,6 +417,15 @@ func shapeOf(p *payload.Payload) error {
 		if err := budget.CheckPath("the path "+p.ToolName+" names", path); err != nil {
 			return err
 		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Another tool's (an MCP tool's) path arguments, every one the
+		// gates may resolve, each bounded and all of them together.
+		var paths []string
+		for _, a := range toolargs.Read(p, toolargs.Options{Readers: true, Relative: true}).Paths {
+			paths = append(paths, a.Value)
+		}
+		return budget.CheckPaths("a path "+p.ToolName+" names", "the paths "+p.ToolName+" names", paths)
 	}
 	return nil
 }
