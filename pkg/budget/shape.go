@@ -32,6 +32,10 @@ const (
 	// call's arguments name together (an MCP tool's paths array): each
 	// is resolved by every gate, a system call per component.
 	MaxCallComponents = 16 * MaxPathComponents
+	// MaxCommandComponents bounds the path separators of one shell
+	// command: every path it writes is resolved by each gate, and 100
+	// redirections into paths of 1,000 components cost 2.3 s of CPU.
+	MaxCommandComponents = 32 * MaxPathComponents
 )
 
 // Shape is what a pre-scan found over a limit: the reason a gate does not
@@ -75,6 +79,15 @@ func CheckPaths(each, all string, paths []string) error {
 	}
 	if total > MaxCallComponents {
 		return &Shape{What: all, Detail: fmt.Sprintf("have %d components together, over the %d a gate resolves for one call", total, MaxCallComponents)}
+	}
+	return nil
+}
+
+// CheckSeparators returns a *Shape when a command holds more path
+// separators ('/' and '\\') than MaxCommandComponents.
+func CheckSeparators(what, src string) error {
+	if n := strings.Count(src, "/") + strings.Count(src, `\`); n > MaxCommandComponents {
+		return &Shape{What: what, Detail: fmt.Sprintf("holds %d path separators, over the %d a gate resolves for one call", n, MaxCommandComponents)}
 	}
 	return nil
 }

@@ -131,6 +131,16 @@ func TestCheckPaths(t *testing.T) {
 	}
 }
 
+func TestCheckSeparators(t *testing.T) {
+	if err := CheckSeparators("the command", strings.Repeat("cat a/b/c/d; ", 8000)); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckSeparators("the command", strings.Repeat("echo x > "+strings.Repeat("d/", 1000)+"f; ", 100))
+	if !errors.Is(err, ErrExceeded) || !strings.Contains(err.Error(), "the command holds 100000 path separators, over the 32768 a gate resolves for one call") {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestCheckShellAllocatesNothing(t *testing.T) {
 	cmd := "for f in $(git ls-files); do echo \"$f\" | grep -q x && (cd sub; make) ; done"
 	if n := testing.AllocsPerRun(100, func() { CheckShell("the command", cmd) }); n != 0 {

@@ -406,11 +406,22 @@ func shapeOf(p *payload.Payload) error {
 	switch {
 	case p.IsTool("Bash"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckShell("the command", cmd)
 		}
 	case p.IsTool("PowerShell"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckPowerShell("the command", cmd)
+		}
+	}
+	if cmd, ok := toolargs.Shell(p); ok {
+		if err := budget.CheckSeparators("the command", cmd); err != nil {
+			return err
 		}
 	}
 	for _, path := range p.EditedPaths() {
