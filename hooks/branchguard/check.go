@@ -103,6 +103,17 @@ type checker struct {
 	protect []string
 	// treeSeen: the git commands whose working-tree change was judged.
 	treeSeen map[int]bool
+	// ownStash marks the stash pops and applies of an entry the command
+	// itself made from the same checkout (stash.go).
+	ownStash map[int]bool
+	// stashPops are the findings of stash pops and applies on a protected
+	// checkout, kept until stashes has marked ownStash.
+	stashPops []stashPop
+}
+
+type stashPop struct {
+	cmd int
+	f   Finding
 }
 
 type repoState struct {
@@ -148,6 +159,12 @@ func Check(in Input) (*Report, error) {
 	}
 	for i := range a.Commands {
 		c.command(i)
+	}
+	c.stashes()
+	for _, p := range c.stashPops {
+		if !c.ownStash[p.cmd] {
+			c.find(p.f)
+		}
 	}
 	for _, w := range a.Writes {
 		c.write(w)
@@ -593,7 +610,13 @@ func (c *checker) apply(i int, g *gitcmd.Git, e effect, rs *repoState, dyn strin
 	if e.treeWrite != "" && rs != nil {
 		for _, b := range branches {
 			if b == "?" || (b != "-" && rs.isProtected(b)) {
-				c.find(Finding{Rule: RuleWrite, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s of %s, where the protected branch %s is checked out", e.treeWrite, where, b)})
+				f := Finding{Rule: RuleWrite, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s of %s, where the protected branch %s is checked out", e.treeWrite, where, b)}
+				if g.Sub == "stash" {
+					// Unless it is a stash this command made here (stash.go).
+					c.stashPops = append(c.stashPops, stashPop{i, f})
+					continue
+				}
+				c.find(f)
 			}
 		}
 	}
@@ -902,6 +925,9 @@ func (c *checker) gitTree(w gitcmd.Write) {
 		c.treeSeen = map[int]bool{}
 	}
 	c.treeSeen[w.Command] = true
+	if c.ownStash[w.Command] {
+		return // a stash the command made here, brought back (stash.go)
+	}
 	cmd := c.a.Commands[w.Command]
 	g := cmd.Git
 	tc, ok := g.TreeChange()
@@ -925,13 +951,7 @@ func (c *checker) gitTree(w gitcmd.Write) {
 	if len(on) == 0 {
 		return
 	}
-	run := func(args ...string) ([]byte, error) {
-		env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
-		if gitDir != "" {
-			env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+rs.repo.Root)
-		}
-		return proc.Output(dir, env, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
-	}
+	run := gitRunner(dir, gitDir, rs)
 	detail := ""
 	switch {
 	case tc.Unknown != "":
@@ -963,6 +983,17 @@ func (c *checker) gitTree(w gitcmd.Write) {
 			name = "(unknown: " + c.whyUnknown(rs) + ")"
 		}
 		c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: cmd.Text, Detail: fmt.Sprintf("%s in %s, where the protected branch %s is checked out", detail, rs.repo.Root, name)})
+	}
+}
+
+// gitRunner runs git read-only in a checkout the command runs git in.
+func gitRunner(dir, gitDir string, rs *repoState) gitcmd.RunGit {
+	return func(args ...string) ([]byte, error) {
+		env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
+		if gitDir != "" {
+			env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+rs.repo.Root)
+		}
+		return proc.Output(dir, env, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
 	}
 }
 

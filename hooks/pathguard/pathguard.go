@@ -326,14 +326,8 @@ func findName(dir, gl string) string {
 // not shell syntax adds nothing).
 func (g *guard) shell(command string, quiet bool) ([]string, error) {
 	c := g.c
-	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-		return nil, err
-	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(g.dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
-	if err != nil {
-		if quiet {
-			return nil, nil
-		}
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
+	if a == nil {
 		return nil, err
 	}
 	var reasons []string

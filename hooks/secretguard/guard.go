@@ -334,15 +334,8 @@ func isDir(p string) bool {
 // quiet: a text that is not shell syntax adds nothing).
 func (g *guard) shell(command string, quiet bool) ([]string, error) {
 	c := g.c
-	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-		return nil, err
-	}
-	opts := gitcmd.HookOptions(g.dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
-	a, err := gitcmd.Shared(command, opts)
-	if err != nil {
-		if quiet {
-			return nil, nil
-		}
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
+	if a == nil {
 		return nil, err
 	}
 	reads, dumps := a.Reads()

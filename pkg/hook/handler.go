@@ -14,6 +14,7 @@ import (
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -126,12 +127,35 @@ type Call struct {
 type memo struct {
 	repos    map[string]found
 	configs  map[string]foundConfig
-	state    string
+	real     map[string]resolved // realpath.Resolve of a directory
+	state    confined.Base
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}} }
+func newMemo() *memo {
+	return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}, real: map[string]resolved{}}
+}
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// resolve is realpath.Resolve(dir), once per dispatch: the checkout a
+// gate looks up and the state directory's home are most often the same
+// directory, walked from the root once.
+func (c *Call) resolve(dir string) (string, error) {
+	if c.memo == nil {
+		return realpath.Resolve(dir)
+	}
+	if r, ok := c.memo.real[dir]; ok {
+		return r.real, r.err
+	}
+	real, err := realpath.Resolve(dir)
+	c.memo.real[dir] = resolved{real, err}
+	return real, err
+}
 
 type foundConfig struct {
 	cfg *toolingrc.Config
@@ -163,7 +187,11 @@ func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
 	if f, ok := c.memo.repos[dir]; ok {
 		return f.repo, f.err
 	}
-	r, err := gitrepo.Find(dir)
+	var r gitrepo.Repo
+	real, err := c.resolve(dir)
+	if err == nil {
+		r, err = gitrepo.FindResolved(real)
+	}
 	c.memo.repos[dir] = found{r, err}
 	return r, err
 }
@@ -209,11 +237,29 @@ func (c *Call) Typed() string {
 // magehook's logs elsewhere). Write below it with package confined or
 // jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
+	b, err := c.stateBase()
+	return b.Path, err
+}
+
+// StateSubdir is the directory name (a relative path) below StateDir,
+// refused like StateDir when its links lead out of the state directory:
+// confined.Dir(StateDir, name), with the state directory resolved once
+// per dispatch.
+func (c *Call) StateSubdir(name string) (string, error) {
+	b, err := c.stateBase()
+	if err != nil {
+		return "", err
+	}
+	d, err := b.Dir(name)
+	return d.Path, err
+}
+
+func (c *Call) stateBase() (confined.Base, error) {
 	if c.memo == nil {
-		return StateDir(c.Config)
+		return stateBase(c.Config, realpath.Resolve)
 	}
 	if !c.memo.stateSet {
-		c.memo.state, c.memo.stateErr = StateDir(c.Config)
+		c.memo.state, c.memo.stateErr = stateBase(c.Config, c.resolve)
 		c.memo.stateSet = true
 	}
 	return c.memo.state, c.memo.stateErr
@@ -221,15 +267,25 @@ func (c *Call) StateDir() (string, error) {
 
 // StateDir is Call.StateDir for a configuration.
 func StateDir(cfg *toolingrc.Config) (string, error) {
+	b, err := stateBase(cfg, realpath.Resolve)
+	return b.Path, err
+}
+
+// stateBase resolves the checkout (state.dir's home) once and the state
+// directory from there.
+func stateBase(cfg *toolingrc.Config, resolve func(string) (string, error)) (confined.Base, error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
-		return "", err
+		return confined.Base{}, err
 	}
-	dir, err := confined.Dir(v.Home, v.Abs())
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	real, err := resolve(v.Home)
+	if err == nil {
+		var b confined.Base
+		if b, err = confined.Resolved(v.Home, real).Dir(v.Abs()); err == nil {
+			return b, nil
+		}
 	}
-	return dir, nil
+	return confined.Base{}, fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher
@@ -317,6 +373,19 @@ func Match(matcher, value string) (bool, error) {
 		return false, err
 	}
 	return m(value), nil
+}
+
+// Compiles reports whether Match compiles matcher as a regular
+// expression (once for each dispatch that reaches the handler): not for
+// "", "*", a list of exact names or an alternation of names, each
+// perhaps followed by ".*", which Match answers without building
+// anything.
+func Compiles(matcher string) bool {
+	if matcher == "" || matcher == "*" || isExactList(matcher) {
+		return false
+	}
+	_, literal := literalAlternation(matcher, "")
+	return !literal
 }
 
 func compileMatcher(matcher string) (func(string) bool, error) {
