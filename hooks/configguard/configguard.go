@@ -152,6 +152,7 @@ var Handler = hook.Handler{
 	Matcher: "", // every tool: an MCP tool or another client's may write a guarded file
 	Policy:  hook.Gatekeeper,
 	Implied: true,
+	Reach:   true, // another repository's gates are guarded from a checkout without any (reach.go)
 	Run:     run,
 }
 
@@ -162,6 +163,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	g, err := newGuard(c)
 	if err != nil {
 		return hook.Result{}, err
+	}
+	if c.ReachOnly && !g.reachesGated(c) {
+		return hook.Result{}, nil // no gate here, and none elsewhere reached (reach.go)
 	}
 	// Where the call's relative paths start: the shell's working-directory
 	// argument, else the payload's cwd (never this process's directory,
