@@ -11,7 +11,9 @@
 // # HOW IT WORKS
 //
 //  1. It needs no hook.enable line: it runs wherever some enabled handler
-//     is a gatekeeper (hook.Handler.Implied).
+//     is a gatekeeper (hook.Handler.Implied), and from a checkout without
+//     one for a call that writes into another repository whose policy
+//     enables handlers (hook.Handler.Reach; reach.go).
 //  2. The files it guards: any file named .toolingrc (every one on the
 //     walk, the home directory's and those above the repository included,
 //     and any new one); every file that wires magehook into a harness, at
