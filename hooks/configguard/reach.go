@@ -20,10 +20,7 @@ import (
 // time, and PowerShell's, are not followed from such a checkout.
 func (g *guard) reachesGated(c *hook.Call) bool {
 	p := c.Payload
-	var paths []string
-	for _, path := range p.EditedPaths() {
-		paths = append(paths, path)
-	}
+	paths := append([]string(nil), p.EditedPaths()...)
 	if !toolargs.Known(p.ToolName) {
 		if tc := toolargs.Of(p, g.home); !tc.ReadOnly {
 			for _, a := range tc.Paths {
