@@ -316,8 +316,12 @@ var gateCorpus = []gateCase{
 	{cmd: "rsync -t README.md .toolingrc", on: "both", bad: true},
 	{cmd: "sed --in-pl 's/enable/disable/' .toolingrc", on: "both", bad: true},
 	{cmd: "mv --target=/tmp .toolingrc", on: "both", bad: true},
+	{cmd: "git push --force-with-lease origin main", on: "feat", bad: true},
+	{cmd: "git push --force-with-lease", on: "main", bad: true},
 	// ... and ordinary.
 	{cmd: "git stash && git stash drop", on: "feat"},
+	{cmd: "git push --force-with-lease origin feat", on: "feat"},
+	{cmd: "git rebase origin/main && git push --force-with-lease", on: "feat"},
 	{cmd: "git stash -u && git rebase origin/main && git stash pop", on: "feat"},
 	{cmd: "git pull --rebase --autostash origin main", on: "feat"},
 	{cmd: "git cherry-pick -n pick && git commit -m picked", on: "feat"},
