@@ -126,12 +126,13 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 	if scope == User {
 		dir = harness.QuoteDir(cfg.Root()) // a user-scope hook runs in every project
 	}
-	return entries(cfg, handlers, claudeHarness(), dir)
+	return entries(cfg, handlers, claudeHarness(), dir, false)
 }
 
 // entries are the common entries with commands in h's form; dir is the
-// checkout expression (empty: the harness's own).
-func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string) ([]Entry, error) {
+// checkout expression (empty: the harness's own); user makes the commands
+// user-scope ones (harness.CommandSpec.User).
+func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string, user bool) ([]Entry, error) {
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 				timeout = most
 			}
 		}
-		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout}
+		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout, User: user}
 		if harness.Gates(name) {
 			spec.GateAll, spec.Gated = gatedTools(hs, h)
 		}

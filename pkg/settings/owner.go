@@ -35,7 +35,13 @@ type Owner struct {
 // form, a command naming a -harness=, or the SessionStart and
 // WorktreeCreate entries magehook installs in every Claude Code file.
 func OwnerFor(cfg *toolingrc.Config, docs ...[]byte) Owner {
-	o := Owner{Root: cfg.Root()}
+	return ownerAt(cfg, cfg.Root(), docs...)
+}
+
+// ownerAt is OwnerFor for the binary of the checkout at root, which for a
+// user-scope install (Installer.Dir) is not the configuration's root.
+func ownerAt(cfg *toolingrc.Config, root string, docs ...[]byte) Owner {
+	o := Owner{Root: root}
 	if v, err := cfg.Get(toolingrc.KeyHookBinary); err == nil {
 		o.Binaries = append(o.Binaries, v.String())
 	}
