@@ -36,6 +36,11 @@ type options struct {
 	Harness   string
 	DryRun    bool
 	NoInstall bool
+	// User: magehook init -user / uninstall -user (user.go).
+	User bool
+	// harnessSet: -harness was given (the user scope otherwise wires
+	// every agent the user has).
+	harnessSet bool
 	Stdin     io.Reader
 	Stdout    io.Writer
 	Stderr    io.Writer

@@ -61,11 +61,15 @@ func main() {
 }
 
 const usage = `usage: magehook init [-enable=a,b,...] [-replace=dir] [-harness=name] [-dryrun] [-noinstall]
-       magehook uninstall [-dryrun]
+       magehook init -user [-enable=a,b,...] [-replace=dir] [-harness=name|all] [-dryrun]
+       magehook uninstall [-user] [-dryrun]
 
 init wires magehook into the git repository around the current directory;
 uninstall undoes it: what init wrote and nobody changed since goes back to
-what it was, and what it leaves it names.`
+what it was, and what it leaves it names. With -user, init protects you in
+every repository without changing any: entries in your agents' user files,
+the binary in your cache, the policy in ~/.toolingrc; uninstall -user
+undoes that.`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
@@ -77,12 +81,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.SetOutput(io.Discard)
 		var o options
 		fs.BoolVar(&o.DryRun, "dryrun", false, "print what would be undone and change nothing")
+		fs.BoolVar(&o.User, "user", false, "undo magehook init -user")
 		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			fmt.Fprintln(stderr, "magehook uninstall: takes only -dryrun (magehook -h shows the usage)")
+			fmt.Fprintln(stderr, "magehook uninstall: takes only -user and -dryrun (magehook -h shows the usage)")
 			return 2
 		}
 		o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
-		if err := uninstall(o); err != nil {
+		undo := uninstall
+		if o.User {
+			undo = uninstallUser
+		}
+		if err := undo(o); err != nil {
 			fmt.Fprintln(stderr, "magehook uninstall:", err)
 			return 1
 		}
@@ -100,6 +109,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: claude, codex, copilot, cursor, gemini, opencode or all")
 	fs.BoolVar(&o.DryRun, "dryrun", false, "print every step and write nothing")
 	fs.BoolVar(&o.NoInstall, "noinstall", false, "stop before go tool mage hook:install")
+	fs.BoolVar(&o.User, "user", false, "protect you in every repository without changing any (undo: magehook uninstall -user)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -120,6 +130,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "magehook init: unexpected argument %q%s\n", fs.Arg(0), hint)
 		return 2
 	}
+	fs.Visit(func(f *flag.Flag) { o.harnessSet = o.harnessSet || f.Name == "harness" })
 	if _, ok := harnessFiles(o.Harness); !ok {
 		fmt.Fprintf(stderr, "magehook init: -harness=%s: no such agent; name one of %s or all\n", o.Harness, strings.Join(harness.Names(), ", "))
 		return 2
@@ -133,6 +144,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
 	o.ticker, o.terminal = realTicker, stdinTerminal
+	if o.User {
+		if o.NoInstall {
+			fmt.Fprintln(stderr, "magehook init: -user and -noinstall: the user scope is its install; drop -noinstall (or use -dryrun)")
+			return 2
+		}
+		err := initUser(o)
+		var uerr usageError
+		switch {
+		case errors.As(err, &uerr):
+			fmt.Fprintln(stderr, "magehook init:", err)
+			return 2
+		case err != nil:
+			fmt.Fprintln(stderr, "magehook init:", err)
+			return 1
+		}
+		return 0
+	}
 	if err := adopt(o); err != nil {
 		fmt.Fprintln(stderr, "magehook init:", err)
 		return 1

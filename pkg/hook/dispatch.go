@@ -845,7 +845,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, memo: d.memo})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), UserScope: d.User != nil, agent: d.Harness, memo: d.memo})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

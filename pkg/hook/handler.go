@@ -102,6 +102,9 @@ type Call struct {
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
 	Harness string
+	// UserScope: a user-scope binary answers (magehook init -user; see
+	// UserScope), in a repository that may not use magehook at all.
+	UserScope bool
 
 	// agent is the harness value behind Harness (nil: Claude Code), for
 	// the words the model is given (WorktreeAdvice).
