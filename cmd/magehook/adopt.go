@@ -41,9 +41,9 @@ type options struct {
 	// harnessSet: -harness was given (the user scope otherwise wires
 	// every agent the user has).
 	harnessSet bool
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
 
 	// replaceDir is Replace made absolute against the directory init
 	// was started in.
