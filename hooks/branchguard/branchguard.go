@@ -122,7 +122,8 @@ var Handler = hook.Handler{
 	Name:    "branchguard",
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "", // every tool: an MCP tool or another client's may write on a protected checkout
+	Matcher: "",                                     // every tool: an MCP tool or another client's may write on a protected checkout
+	Passes:  []string{"Read", "Grep", "Glob", "LS"}, // they read: no branch moves, no checkout changes
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 }

@@ -57,6 +57,10 @@ type CommandSpec struct {
 	// answer lets the call go on, with the reason on stderr.
 	GateAll bool
 	Gated   []string
+	// Passes, with GateAll, are the harness's tool names no gatekeeper
+	// can deny (hook.Handler.Passes): with the binary missing, their calls
+	// go on with the reason on stderr, and every other call is blocked.
+	Passes []string
 	// User: the entry is a user-scope one (magehook init -user), in the
 	// harness's UserFile, running Dir's binary in every project; the
 	// command tells the binary so (UserEnv).
@@ -135,6 +139,11 @@ func (h *Harness) Command(c CommandSpec) string {
 		code = "2"
 	}
 	missing := func(what string) string {
+		if c.gated() && c.GateAll && len(c.Passes) > 0 {
+			return `{ ` + h.toolSniff() + `case $t in ` + shellAlternatives(c.Passes) + `) echo "magehook: ` + what +
+				`; no gate denies $t: it goes on; run go tool mage hook:build" >&2; exit 1;; esac; ` +
+				`echo "magehook: ` + what + `; a gate watches ${t:-this tool}: the call is blocked; run go tool mage hook:build" >&2; exit 2; }`
+		}
 		if !c.gated() || c.GateAll {
 			return `{ echo "magehook: ` + what + `; run go tool mage hook:build" >&2; exit ` + code + `; }`
 		}

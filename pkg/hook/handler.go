@@ -68,6 +68,14 @@ type Handler struct {
 	// gates' own configuration, which must not depend on a line the
 	// agent could remove.
 	Implied bool
+	// Passes are tools (Claude Code's names) the matcher covers that the
+	// handler never denies, because they change nothing it guards: Read,
+	// Grep and Glob for a gate on writes that watches every tool. Install
+	// passes them to the installed command, so that with the binary
+	// missing (a machine without Go) a call of one no gatekeeper can deny
+	// goes on, with a message, instead of being blocked. A test of the
+	// handler keeps the declaration true.
+	Passes []string
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 	// Verify, when set, checks the handler's configuration in a checkout
