@@ -54,6 +54,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/harness"
+	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 func main() {
@@ -83,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.BoolVar(&o.DryRun, "dryrun", false, "print what would be undone and change nothing")
 		fs.BoolVar(&o.User, "user", false, "undo magehook init -user")
 		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			fmt.Fprintln(stderr, "magehook uninstall: takes only -user and -dryrun (magehook -h shows the usage)")
+			fmt.Fprintln(stderr, "magehook uninstall: takes only -user and -dryrun"+flagHint(fs, err)+" (magehook -h shows the usage)")
 			return 2
 		}
 		o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
@@ -98,6 +99,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(args) == 0 || args[0] != "init" {
+		if len(args) > 0 {
+			hint := ""
+			if near := toolingrc.Nearest([]string{"init", "uninstall"}, strings.ToLower(strings.TrimLeft(args[0], "-"))); near != "" {
+				hint = "; did you mean " + near + "?"
+			}
+			fmt.Fprintf(stderr, "magehook: unknown command %q%s (magehook -h shows the usage)\n", args[0], hint)
+			return 2
+		}
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
@@ -119,7 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fs.PrintDefaults()
 			return 0
 		}
-		fmt.Fprintf(stderr, "magehook init: %v (magehook init -h lists the flags)\n", err)
+		fmt.Fprintf(stderr, "magehook init: %v%s (magehook init -h lists the flags)\n", err, flagHint(fs, err))
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -166,4 +175,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// flagHint is "; did you mean -x?" for a flag the set does not define
+// and one of its flags is within two edits of, else "".
+func flagHint(fs *flag.FlagSet, err error) string {
+	const undefined = "flag provided but not defined: -"
+	if err == nil || !strings.HasPrefix(err.Error(), undefined) {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := toolingrc.Nearest(names, strings.ToLower(strings.TrimPrefix(err.Error(), undefined))); near != "" {
+		return "; did you mean -" + near + "?"
+	}
+	return ""
 }
