@@ -231,15 +231,13 @@ func personList(list string) string {
 	return b.String()
 }
 
-// usageArg is a <name> of a usage line; flagDoc a -name=<type>.
-var (
-	usageArg = regexp.MustCompile(`<[^>]+>`)
-	flagDoc  = regexp.MustCompile(`-([A-Za-z0-9_]+)=<([A-Za-z0-9_.]+)>`)
-)
-
 // targetUsage reads Mage's help of a target: how many positional
 // arguments it takes, and its options (lower case) with their types.
 func targetUsage(help, target string) (int, map[string]string) {
+	// (Compiled here, not at package level: a hook start pays for no
+	// regular expression.) A <name> of the usage line; a -name=<type>.
+	usageArg := regexp.MustCompile(`<[^>]+>`)
+	flagDoc := regexp.MustCompile(`-([A-Za-z0-9_]+)=<([A-Za-z0-9_.]+)>`)
 	positional := 0
 	options := map[string]string{}
 	for _, line := range strings.Split(help, "\n") {

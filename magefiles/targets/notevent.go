@@ -23,7 +23,7 @@ func init() {
 	}
 	args, code, done := frontDoor(os.Args, os.Getenv, selfRaw, os.Stdout, os.Stderr)
 	if done {
-		os.Exit(code)
+		exitEarly(code)
 	}
 	os.Args = args
 }
