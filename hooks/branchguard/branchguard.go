@@ -196,7 +196,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if len(fs) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(Message(c.Harness, fs)), nil
+	return hook.Deny(Message(c.Harness, c.Typed(), fs)), nil
 }
 
 // editDirs are the directories an edited file's relative path may start
@@ -291,8 +291,9 @@ func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, err
 }
 
 // Message words findings for the model of a harness: what would happen,
-// which rule forbids it, what to do instead, in that harness's terms.
-func Message(harness string, fs []Finding) string {
+// which rule forbids it, what to do instead, in that harness's terms and
+// with magehook's command as typed in the checkout (hook.Call.Typed).
+func Message(agent, typed string, fs []Finding) string {
 	var b strings.Builder
 	b.WriteString("Blocked by the repository's branch policy (branchguard): ")
 	var details []string
@@ -314,10 +315,6 @@ func Message(harness string, fs []Finding) string {
 	if push {
 		b.WriteString("Push your own branch instead (git push -u origin HEAD from a feature branch) and open a pull request. ")
 	}
-	b.WriteString(wayOut(harness))
+	b.WriteString(harness.WayOutOf(agent, typed))
 	return strings.TrimSpace(b.String())
 }
-
-// wayOut says how to work off the protected branch, in the harness's
-// terms (each harness value's WayOut).
-func wayOut(name string) string { return harness.WayOutOf(name) }

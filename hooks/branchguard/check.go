@@ -50,6 +50,9 @@ type Input struct {
 	// Find finds the checkout of a directory (gitrepo.Find when nil; a
 	// hook passes hook.Call.Repo).
 	Find func(string) (gitrepo.Repo, error)
+	// Typed is magehook's command as typed in the checkout, for the way
+	// out a deny names (hook.Call.Typed; "" for go tool mage).
+	Typed string
 	// noHooks: the command is a git hook's, whose own git commands do not
 	// follow hooks again.
 	noHooks bool

@@ -13,6 +13,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
@@ -823,6 +824,9 @@ func unknownHandler(o toolingrc.Origin, name string, handlers []Handler) error {
 	hint := "check the spelling with go tool mage hook:list, or rebuild with go tool mage hook:build if it is new"
 	if near := toolingrc.Nearest(names, name); near != "" {
 		hint = fmt.Sprintf("did you mean %s? (go tool mage hook:list lists them; a new handler of your own needs go tool mage hook:build)", near)
+	}
+	if o.File != "" {
+		hint = buildinfo.InCheckout(filepath.Dir(o.File), hint)
 	}
 	return &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
 		Msg: fmt.Sprintf("no handler is named %q in this binary; %s", name, hint)}

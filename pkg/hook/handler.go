@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
@@ -159,10 +160,27 @@ func (c *Call) WorktreeAdvice() string {
 	if h == nil {
 		h = ClaudeCode
 	}
+	create := c.Typed() + " worktree:create <name>"
 	if cmd := h.WorktreeCommand(); cmd != "" {
-		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+		return "make the change in a worktree (" + cmd + ", or " + create + ") on its own branch"
 	}
-	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
+	return "make the change in a worktree on its own branch: run " + create + " and work in the directory it prints"
+}
+
+// Typed is how a person (or the model) runs magehook's targets in the
+// call's checkout: go tool mage where the repository's own module holds
+// the magefiles, the hook binary by its path relative to the checkout
+// ("bin/magehook") where the hook build is a module of its own
+// (magefiles/go.mod), which go tool mage at the top does not reach.
+func (c *Call) Typed() string {
+	if c.Config == nil || len(c.Config.Files) == 0 {
+		return "go tool mage"
+	}
+	bin, err := c.Config.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return "go tool mage"
+	}
+	return buildinfo.Typed(c.Config.Root(), bin.Abs())
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
