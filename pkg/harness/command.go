@@ -145,9 +145,9 @@ func (h *Harness) Command(c CommandSpec) string {
 	}
 	missing := func(what string) string {
 		if c.gated() && c.GateAll && len(c.Passes) > 0 {
-			return `{ ` + h.toolSniff() + `case $t in ` + shellAlternatives(c.Passes) + `) echo "magehook: ` + what +
-				`; no gate denies $t: it goes on; run go tool mage hook:build" >&2; exit 1;; esac; ` +
-				`echo "magehook: ` + what + `; a gate watches ${t:-this tool}: the call is blocked; run go tool mage hook:build" >&2; exit 2; }`
+			return `{ ` + module + h.toolSniff() + `case $t in ` + shellAlternatives(c.Passes) + `) echo "magehook: ` + what +
+				`; no gate denies $t: it goes on; ` + fix + `" >&2; exit 1;; esac; ` +
+				`echo "magehook: ` + what + `; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; exit 2; }`
 		}
 		if !c.gated() || c.GateAll {
 			return `{ ` + module + `echo "magehook: ` + what + `; ` + fix + `" >&2; exit ` + code + `; }`
@@ -183,7 +183,7 @@ func (h *Harness) Command(c CommandSpec) string {
 // JSON string, where its quotes are escaped.
 func (h *Harness) toolSniff() string {
 	f := `"` + h.toolField() + `"`
-	return `p=$(cat); t=; case $p in *'` + f + `'*'` + f + `'*) ;; *'` + f + `:"'*) t=${p#*'` + f + `:"'}; t=${t%%'"'*};; ` +
+	return `p=$(cat 2>/dev/null); t=; case $p in *'` + f + `'*'` + f + `'*) ;; *'` + f + `:"'*) t=${p#*'` + f + `:"'}; t=${t%%'"'*};; ` +
 		`*'` + f + `: "'*) t=${p#*'` + f + `: "'}; t=${t%%'"'*};; esac; `
 }
 
