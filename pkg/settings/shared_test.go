@@ -83,3 +83,30 @@ func readBytes(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// TestRunsOwn: a checkout runs magehook of its own for a harness when that
+// harness's project file runs a magehook binary's hook: target; another
+// tool's "hook:" words, or another harness's file, do not count.
+func TestRunsOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, text, harness string
+		want                      bool
+	}{
+		{"the installed form", ".claude/settings.json", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"d=\"$CLAUDE_PROJECT_DIR\"; go run github.com/magehook/magehook/cmd/ensure; \"$b\" hook:preToolUse"}]}]}}`, "claude", true},
+		{"an earlier form, in the local scope", ".claude/settings.local.json", `{"hooks":{"Stop":[{"hooks":[{"command":"\"$CLAUDE_PROJECT_DIR/bin/magehook\" hook:stop"}]}]}}`, "claude", true},
+		{"another tool's hook: words", ".claude/settings.json", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"./scripts/policy hook:bash"}]}]}}`, "claude", false},
+		{"another harness's file", ".codex/hooks.json", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"\"bin/magehook\" hook:preToolUse -harness=codex"}]}]}}`, "claude", false},
+		{"that harness's file", ".codex/hooks.json", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"\"bin/magehook\" hook:preToolUse -harness=codex"}]}]}}`, "codex", true},
+		{"no file", "", "", "claude", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				writeFile(t, filepath.Join(root, tc.file), tc.text, 0o644)
+			}
+			if got := settings.RunsOwn(root, tc.harness); got != tc.want {
+				t.Errorf("RunsOwn = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
