@@ -87,6 +87,13 @@
 // file system make MAIN the same ref as main. A write through a symbolic
 // link the command itself makes is judged where the link leads.
 //
+// Each repository a call reaches is judged by its own policy (policy.go):
+// a git -C, cd, GIT_DIR, --git-dir or edited path into another checkout
+// protects what that checkout's main .toolingrc protects, or nothing
+// when it does not enable branchguard, and the gate runs for that
+// (hook.Handler.Reach) also where the caller's configuration does not
+// enable it.
+//
 // guard.protect takes branch names and <remote>/HEAD, which is whatever
 // branch refs/remotes/<remote>/HEAD names (set by clone or git remote
 // set-head; read without the network). hook.warn branchguard turns the gate
@@ -119,19 +126,24 @@ import (
 
 // Handler is the catalogue entry.
 var Handler = hook.Handler{
-	Name:    "branchguard",
+	Name:    name,
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
 	Matcher: "",                                     // every tool: an MCP tool or another client's may write on a protected checkout
 	Passes:  []string{"Read", "Grep", "Glob", "LS"}, // they read: no branch moves, no checkout changes
 	Policy:  hook.Gatekeeper,
+	Reach:   true, // a call into another repository is judged by that one's policy (policy.go)
 	Run:     run,
 }
 
 func run(c *hook.Call) (hook.Result, error) {
-	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
-	if err != nil {
-		return hook.Result{}, err
+	defer calls.Delete(c)
+	var v toolingrc.Value
+	if !c.ReachOnly {
+		var err error
+		if v, err = c.Config.Get(toolingrc.KeyGuardProtect); err != nil {
+			return hook.Result{}, err
+		}
 	}
 	p := c.Payload
 	var fs []Finding
@@ -196,7 +208,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if len(fs) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(Message(c.Harness, c.Typed(), fs)), nil
+	return decide(c, fs, v.Values), nil
 }
 
 // editDirs are the directories an edited file's relative path may start
@@ -227,8 +239,8 @@ func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, er
 	if err != nil {
 		return nil, err
 	}
-	ch := &checker{protect: protect}
-	protected := ch.resolveProtect(repo)
+	ch := &checker{protect: protect, in: Input{PolicyOf: policyOf(c, protect)}}
+	protected := ch.resolveProtect(repo, ch.protectOf(repo))
 	if resolved, err := realpath.Resolve(path); err == nil {
 		// Git's ref storage, whatever is checked out: an edit there moves
 		// branches without git.
@@ -282,7 +294,7 @@ func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, err
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo, PolicyOf: policyOf(c, protect)}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -77,6 +78,13 @@ type Handler struct {
 	// goes on, with a message, instead of being blocked. A test of the
 	// handler keeps the declaration true.
 	Passes []string
+	// Reach handlers are gates that judge what a call does in another
+	// repository by that repository's own policy (branchguard: a git -C
+	// into a checkout whose .toolingrc enables it): on a tool-gating
+	// event they run also where the caller's configuration does not
+	// enable them, with Call.ReachOnly set, and then judge only the
+	// repositories whose own policy enables them.
+	Reach bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 	// Verify, when set, checks the handler's configuration in a checkout
@@ -107,6 +115,9 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// ReachOnly: the handler is a Reach gate the caller's configuration
+	// does not enable; only other repositories' policies count.
+	ReachOnly bool
 	// Harness names the agent whose payload this is ("claude", "codex",
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
@@ -126,12 +137,56 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
-	state    string
+	configs  map[string]foundConfig
+	real     map[string]resolved // realpath.Resolve of a directory
+	state    confined.Base
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}} }
+func newMemo() *memo {
+	return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}, real: map[string]resolved{}}
+}
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// resolve is realpath.Resolve(dir), once per dispatch: the checkout a
+// gate looks up and the state directory's home are most often the same
+// directory, walked from the root once.
+func (c *Call) resolve(dir string) (string, error) {
+	if c.memo == nil {
+		return realpath.Resolve(dir)
+	}
+	if r, ok := c.memo.real[dir]; ok {
+		return r.real, r.err
+	}
+	real, err := realpath.Resolve(dir)
+	c.memo.real[dir] = resolved{real, err}
+	return real, err
+}
+
+type foundConfig struct {
+	cfg *toolingrc.Config
+	err error
+}
+
+// ConfigAt is the configuration discovered from dir (toolingrc.Discover),
+// found once per dispatch: the policy of another repository a call
+// reaches (its main checkout's .toolingrc decides there).
+func (c *Call) ConfigAt(dir string) (*toolingrc.Config, error) {
+	if c.memo == nil {
+		return toolingrc.Discover(dir)
+	}
+	if f, ok := c.memo.configs[dir]; ok {
+		return f.cfg, f.err
+	}
+	cfg, err := toolingrc.Discover(dir)
+	c.memo.configs[dir] = foundConfig{cfg, err}
+	return cfg, err
+}
 
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
 // hook call ask about the same checkout. A Call made outside a dispatch
@@ -143,7 +198,11 @@ func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
 	if f, ok := c.memo.repos[dir]; ok {
 		return f.repo, f.err
 	}
-	r, err := gitrepo.Find(dir)
+	var r gitrepo.Repo
+	real, err := c.resolve(dir)
+	if err == nil {
+		r, err = gitrepo.FindResolved(real)
+	}
 	c.memo.repos[dir] = found{r, err}
 	return r, err
 }
@@ -189,11 +248,29 @@ func (c *Call) Typed() string {
 // magehook's logs elsewhere). Write below it with package confined or
 // jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
+	b, err := c.stateBase()
+	return b.Path, err
+}
+
+// StateSubdir is the directory name (a relative path) below StateDir,
+// refused like StateDir when its links lead out of the state directory:
+// confined.Dir(StateDir, name), with the state directory resolved once
+// per dispatch.
+func (c *Call) StateSubdir(name string) (string, error) {
+	b, err := c.stateBase()
+	if err != nil {
+		return "", err
+	}
+	d, err := b.Dir(name)
+	return d.Path, err
+}
+
+func (c *Call) stateBase() (confined.Base, error) {
 	if c.memo == nil {
-		return StateDir(c.Config)
+		return stateBase(c.Config, realpath.Resolve)
 	}
 	if !c.memo.stateSet {
-		c.memo.state, c.memo.stateErr = StateDir(c.Config)
+		c.memo.state, c.memo.stateErr = stateBase(c.Config, c.resolve)
 		c.memo.stateSet = true
 	}
 	return c.memo.state, c.memo.stateErr
@@ -201,15 +278,25 @@ func (c *Call) StateDir() (string, error) {
 
 // StateDir is Call.StateDir for a configuration.
 func StateDir(cfg *toolingrc.Config) (string, error) {
+	b, err := stateBase(cfg, realpath.Resolve)
+	return b.Path, err
+}
+
+// stateBase resolves the checkout (state.dir's home) once and the state
+// directory from there.
+func stateBase(cfg *toolingrc.Config, resolve func(string) (string, error)) (confined.Base, error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
-		return "", err
+		return confined.Base{}, err
 	}
-	dir, err := confined.Dir(v.Home, v.Abs())
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	real, err := resolve(v.Home)
+	if err == nil {
+		var b confined.Base
+		if b, err = confined.Resolved(v.Home, real).Dir(v.Abs()); err == nil {
+			return b, nil
+		}
 	}
-	return dir, nil
+	return confined.Base{}, fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher
@@ -297,6 +384,19 @@ func Match(matcher, value string) (bool, error) {
 		return false, err
 	}
 	return m(value), nil
+}
+
+// Compiles reports whether Match compiles matcher as a regular
+// expression (once for each dispatch that reaches the handler): not for
+// "", "*", a list of exact names or an alternation of names, each
+// perhaps followed by ".*", which Match answers without building
+// anything.
+func Compiles(matcher string) bool {
+	if matcher == "" || matcher == "*" || isExactList(matcher) {
+		return false
+	}
+	_, literal := literalAlternation(matcher, "")
+	return !literal
 }
 
 func compileMatcher(matcher string) (func(string) bool, error) {
