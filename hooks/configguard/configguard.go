@@ -151,7 +151,8 @@ var Handler = hook.Handler{
 	Name:    "configguard",
 	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
 	Events:  []string{"PreToolUse"},
-	Matcher: "", // every tool: an MCP tool or another client's may write a guarded file
+	Matcher: "",                                     // every tool: an MCP tool or another client's may write a guarded file
+	Passes:  []string{"Read", "Grep", "Glob", "LS"}, // they read; the guarded files are written
 	Policy:  hook.Gatekeeper,
 	Implied: true,
 	Reach:   true, // another repository's gates are guarded from a checkout without any (reach.go)
