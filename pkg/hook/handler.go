@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
@@ -69,6 +70,13 @@ type Handler struct {
 	// gates' own configuration, which must not depend on a line the
 	// agent could remove.
 	Implied bool
+	// Reach handlers are gates that judge what a call does in another
+	// repository by that repository's own policy (branchguard: a git -C
+	// into a checkout whose .toolingrc enables it): on a tool-gating
+	// event they run also where the caller's configuration does not
+	// enable them, with Call.ReachOnly set, and then judge only the
+	// repositories whose own policy enables them.
+	Reach bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 	// Verify, when set, checks the handler's configuration in a checkout
@@ -99,6 +107,9 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// ReachOnly: the handler is a Reach gate the caller's configuration
+	// does not enable; only other repositories' policies count.
+	ReachOnly bool
 	// Harness names the agent whose payload this is ("claude", "codex",
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
@@ -115,13 +126,16 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
+	configs  map[string]foundConfig
 	real     map[string]resolved // realpath.Resolve of a directory
 	state    confined.Base
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}, real: map[string]resolved{}} }
+func newMemo() *memo {
+	return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}, real: map[string]resolved{}}
+}
 
 type resolved struct {
 	real string
@@ -141,6 +155,26 @@ func (c *Call) resolve(dir string) (string, error) {
 	real, err := realpath.Resolve(dir)
 	c.memo.real[dir] = resolved{real, err}
 	return real, err
+}
+
+type foundConfig struct {
+	cfg *toolingrc.Config
+	err error
+}
+
+// ConfigAt is the configuration discovered from dir (toolingrc.Discover),
+// found once per dispatch: the policy of another repository a call
+// reaches (its main checkout's .toolingrc decides there).
+func (c *Call) ConfigAt(dir string) (*toolingrc.Config, error) {
+	if c.memo == nil {
+		return toolingrc.Discover(dir)
+	}
+	if f, ok := c.memo.configs[dir]; ok {
+		return f.cfg, f.err
+	}
+	cfg, err := toolingrc.Discover(dir)
+	c.memo.configs[dir] = foundConfig{cfg, err}
+	return cfg, err
 }
 
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
@@ -174,10 +208,27 @@ func (c *Call) WorktreeAdvice() string {
 	if h == nil {
 		h = ClaudeCode
 	}
+	create := c.Typed() + " worktree:create <name>"
 	if cmd := h.WorktreeCommand(); cmd != "" {
-		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+		return "make the change in a worktree (" + cmd + ", or " + create + ") on its own branch"
 	}
-	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
+	return "make the change in a worktree on its own branch: run " + create + " and work in the directory it prints"
+}
+
+// Typed is how a person (or the model) runs magehook's targets in the
+// call's checkout: go tool mage where the repository's own module holds
+// the magefiles, the hook binary by its path relative to the checkout
+// ("bin/magehook") where the hook build is a module of its own
+// (magefiles/go.mod), which go tool mage at the top does not reach.
+func (c *Call) Typed() string {
+	if c.Config == nil || len(c.Config.Files) == 0 {
+		return "go tool mage"
+	}
+	bin, err := c.Config.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return "go tool mage"
+	}
+	return buildinfo.Typed(c.Config.Root(), bin.Abs())
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
