@@ -54,7 +54,7 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 	if exists(path) {
 		real, err := filepath.EvalSymlinks(path)
 		base, berr := filepath.EvalSymlinks(m.Base)
-		if err != nil || berr != nil || !within(real, base) {
+		if err != nil || berr != nil || !strictlyBelow(real, base) {
 			return nil, fmt.Errorf("%s resolves outside %s; magehook removes only worktrees inside the base", path, m.Base)
 		}
 	}
@@ -114,7 +114,7 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 		}
 	}
 	forget(common, name)
-	for d := filepath.Dir(path); within(d, m.Base); d = filepath.Dir(d) {
+	for d := filepath.Dir(path); strictlyBelow(d, m.Base); d = filepath.Dir(d) {
 		if os.Remove(d) != nil {
 			break
 		}
