@@ -60,7 +60,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/atomicfile"
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
@@ -145,7 +145,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		if string(readMark(marks, path)) == digest(before) {
 			continue // this formatter's own output, reported back
 		}
-		if gitignore.Ignored(root, path, false) {
+		if gitx.Ignored(root, path, false) {
 			continue
 		}
 		if b == nil {
