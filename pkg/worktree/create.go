@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/lockfile"
 )
 
 // Create makes the worktree of name and bootstraps it, and returns its
@@ -31,7 +31,7 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		return "", err
 	}
 	path := m.Path(name)
-	unlock, held, err := proc.TryLock(lockFile(common, name))
+	unlock, held, err := lockfile.TryLock(lockFile(common, name))
 	if err != nil {
 		return "", err
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
-	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/lockfile"
 	"github.com/magehook/magehook/pkg/regfile"
 )
 
@@ -259,7 +259,7 @@ func isLinkedWorktree(gitFile string) bool {
 // lockName waits for the lock of a worktree name.
 func lockName(ctx context.Context, common, name string) (func(), error) {
 	for {
-		unlock, held, err := proc.TryLock(lockFile(common, name))
+		unlock, held, err := lockfile.TryLock(lockFile(common, name))
 		if err != nil || !held {
 			return unlock, err
 		}
