@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
-	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/proc"
@@ -1050,7 +1049,7 @@ func globBase(p string) string {
 
 // ignored asks git whether a path is ignored (only on the way to a deny).
 func ignored(root, path string, dir bool) bool {
-	return gitignore.Ignored(root, path, dir)
+	return gitx.Ignored(root, path, dir)
 }
 
 func describe(e effect) string {

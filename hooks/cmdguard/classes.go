@@ -25,11 +25,11 @@ func class(a atom, v command, w *world) (bool, string) {
 					return true, ""
 				}
 			case "home":
-				if within(p, w.home) {
+				if atOrAbove(p, w.home) {
 					return true, ""
 				}
 			case "checkout":
-				if within(p, checkoutOf(v, w)) {
+				if atOrAbove(p, checkoutOf(v, w)) {
 					return true, ""
 				}
 			}

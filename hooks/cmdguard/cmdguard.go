@@ -96,9 +96,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -319,7 +319,7 @@ func parseBuiltin(rules []Rule, parse func([]string) (Pattern, error)) error {
 			rules[i].parsed = builtinTable[i].p
 			continue
 		}
-		p, err := parse(proc.Words(rules[i].Pattern))
+		p, err := parse(cmdline.Words(rules[i].Pattern))
 		if err != nil {
 			where := rules[i].Where
 			if where == "" {

@@ -429,8 +429,8 @@ func operandPath(v command, op gitcmd.Word) (string, string) {
 	return filepath.Clean(p), ""
 }
 
-// within reports whether dir is target or one of its ancestors.
-func within(p, target string) bool {
+// atOrAbove reports whether p is target or one of its ancestors.
+func atOrAbove(p, target string) bool {
 	if target == "" {
 		return false
 	}

@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -30,7 +30,7 @@ func TestBuiltinTableIsCurrent(t *testing.T) {
 	b.WriteString("// lays out (no package init builds it).\n")
 	b.WriteString("var builtinTable = [...]parsedRule{\n")
 	for _, r := range Builtin() {
-		p, err := ParsePattern(proc.Words(r.Pattern))
+		p, err := ParsePattern(cmdline.Words(r.Pattern))
 		if err != nil {
 			t.Fatalf("built-in rule %s: %v", r.Name, err)
 		}
@@ -59,7 +59,7 @@ func TestBuiltinTableIsCurrent(t *testing.T) {
 		t.Fatalf("the table has %d patterns, Builtin %d", len(builtinTable), len(rules))
 	}
 	for i, r := range rules {
-		p, _ := ParsePattern(proc.Words(r.Pattern))
+		p, _ := ParsePattern(cmdline.Words(r.Pattern))
 		if builtinTable[i].src != r.Pattern || !reflect.DeepEqual(builtinTable[i].p, p) {
 			t.Errorf("rule %s: the table's pattern differs from the parsed one", r.Name)
 		}
@@ -141,7 +141,7 @@ func BenchmarkParseBuiltin(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, r := range Builtin() {
-			if _, err := ParsePattern(proc.Words(r.Pattern)); err != nil {
+			if _, err := ParsePattern(cmdline.Words(r.Pattern)); err != nil {
 				b.Fatal(err)
 			}
 		}

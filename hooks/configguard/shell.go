@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
-	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/gitrepo"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
@@ -595,7 +595,7 @@ func (g *guard) cleanKeeps(git *gitcmd.Git, dir string) bool {
 		if _, err := proc.Output(dir, nil, "git", "-C", dir, "ls-files", "--error-unmatch", "--", f); err == nil {
 			continue // tracked: clean leaves it
 		}
-		if !gitignore.Ignored(dir, f, false) {
+		if !gitx.Ignored(dir, f, false) {
 			return false
 		}
 	}

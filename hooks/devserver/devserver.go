@@ -50,8 +50,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
+	"github.com/magehook/magehook/pkg/lockfile"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -84,7 +86,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	args := proc.Words(v.String())
+	args := cmdline.Words(v.String())
 	if len(args) == 0 {
 		return hook.Result{}, nil
 	}
@@ -229,7 +231,7 @@ func save(file string, s *Server) error {
 // lock waits up to 5 s for the devserver lock (parallel session events).
 func lock(path string) (func(), error) {
 	for i := 0; ; i++ {
-		unlock, held, err := proc.TryLock(path)
+		unlock, held, err := lockfile.TryLock(path)
 		if err != nil || !held {
 			return unlock, err
 		}

@@ -60,11 +60,13 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/atomicfile"
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/cmdline"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/tail"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -145,7 +147,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		if string(readMark(marks, path)) == digest(before) {
 			continue // this formatter's own output, reported back
 		}
-		if gitignore.Ignored(root, path, false) {
+		if gitx.Ignored(root, path, false) {
 			continue
 		}
 		if b == nil {
@@ -156,7 +158,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			skipped = append(skipped, rel(root, path))
 			continue
 		}
-		out := &proc.Tail{Max: 64 << 10}
+		out := &tail.Tail{Max: 64 << 10}
 		args := withFile(argv, path)
 		err = proc.RunGroupGrace(ctx, time.Second, root, []string{Env + "=1"}, out, args[0], args[1:]...)
 		after, rerr := os.ReadFile(path)
@@ -171,7 +173,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			failed = append(failed, fmt.Sprintf("%s on %s did not finish within formatter.budget (%s) and was stopped", name, rel(root, path), budget))
 		case err != nil:
 			msg := fmt.Sprintf("%s failed on %s (%v)", name, rel(root, path), err)
-			if tail := strings.TrimSpace(proc.LastLines(out.String(), OutputLines)); tail != "" {
+			if tail := strings.TrimSpace(tail.LastLines(out.String(), OutputLines)); tail != "" {
 				msg += ":\n" + tail
 			}
 			failed = append(failed, msg)
@@ -210,7 +212,7 @@ func load(cfg *toolingrc.Config) ([]line, time.Duration, error) {
 	}
 	var lines []line
 	for i, text := range v.Values {
-		words := proc.Words(text)
+		words := cmdline.Words(text)
 		if len(words) < 2 || !glob.Valid(words[0]) {
 			return nil, 0, fmt.Errorf("%s:%d: formatter.run %s: write formatter.run '<glob>' <command> [args...], e.g. formatter.run '*.go' gofmt -w", v.Origins[i].File, v.Origins[i].Line, text)
 		}

@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/payload"
@@ -66,7 +67,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	args := proc.Words(v.String())
+	args := cmdline.Words(v.String())
 	if len(args) == 0 {
 		return hook.Result{}, nil
 	}

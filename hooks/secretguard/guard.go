@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/gitx"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/toolargs"
@@ -215,7 +215,7 @@ func (g *guard) tree(what, dir string, f *gitcmd.TreeFilter) string {
 		if w == "" {
 			return true
 		}
-		if f != nil && !f.Ignored && !named(f, p) && g.c.Config != nil && gitignore.Ignored(g.c.Config.Root(), p, false) {
+		if f != nil && !f.Ignored && !named(f, p) && g.c.Config != nil && gitx.Ignored(g.c.Config.Root(), p, false) {
 			return true
 		}
 		found = fmt.Sprintf("%s would read %s (%s) in searching %s", what, g.show(p), w, g.show(dir))

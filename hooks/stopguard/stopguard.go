@@ -46,8 +46,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/tail"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -116,7 +118,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, CheckTimeout)
 	defer cancel()
-	out := &proc.Tail{Max: MaxOutput}
+	out := &tail.Tail{Max: MaxOutput}
 	err = proc.RunGroup(ctx, root, nil, out, args[0], args[1:]...)
 	if err == nil {
 		// The check may have written files (caches, generated code): the
@@ -131,7 +133,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		why = fmt.Sprintf("the completion check %q did not finish in %s", v.String(), CheckTimeout)
 	}
 	why += "; fix what it reports before stopping."
-	if tail := proc.LastLines(out.String(), ReasonLines); strings.TrimSpace(tail) != "" {
+	if tail := tail.LastLines(out.String(), ReasonLines); strings.TrimSpace(tail) != "" {
 		why += " Its last lines:\n" + tail
 	}
 	return hook.Deny(why), nil
@@ -153,5 +155,5 @@ func Checked(agents []string, agentType string) bool {
 	return false
 }
 
-// Words splits a command line into words (see proc.Words).
-func Words(s string) []string { return proc.Words(s) }
+// Words splits a command line into words (see cmdline.Words).
+func Words(s string) []string { return cmdline.Words(s) }

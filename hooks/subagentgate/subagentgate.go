@@ -48,11 +48,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/cmdline"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/proc"
 	"github.com/magehook/magehook/pkg/redact"
+	"github.com/magehook/magehook/pkg/tail"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -130,7 +132,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	ctx, cancel := context.WithTimeout(c.Context, Budget)
 	defer cancel()
 	for _, line := range checks.Values {
-		args := proc.Words(line)
+		args := cmdline.Words(line)
 		if len(args) == 0 {
 			continue
 		}
@@ -138,7 +140,7 @@ func run(c *hook.Call) (hook.Result, error) {
 			failures = append(failures, fmt.Sprintf("the check %q did not run: the checks' budget (%s) ran out", line, Budget))
 			continue
 		}
-		out := &proc.Tail{Max: 256 << 10}
+		out := &tail.Tail{Max: 256 << 10}
 		err := proc.RunGroup(ctx, c.Config.Root(), nil, out, args[0], args[1:]...)
 		if err == nil {
 			continue
@@ -147,7 +149,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		if ctx.Err() == context.DeadlineExceeded {
 			why = fmt.Sprintf("the check %q did not finish within the checks' budget (%s)", line, Budget)
 		}
-		if last := proc.LastLines(out.String(), 30); strings.TrimSpace(last) != "" {
+		if last := tail.LastLines(out.String(), 30); strings.TrimSpace(last) != "" {
 			why += "; its last lines:\n" + last
 		}
 		failures = append(failures, why)

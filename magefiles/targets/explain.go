@@ -93,7 +93,7 @@ type gateVerdict struct {
 // decision: the dispatcher stops at the first gate that denies, so each
 // gate that denied is made to pass and the call dispatched again, until
 // none denies. A gate that fails is a deny (the hook fails closed).
-func (w world) gateVerdicts(command, dir string, agent hook.Harness) ([]gateVerdict, error) {
+func (w world) gateVerdicts(command, dir string, agent hook.Protocol) ([]gateVerdict, error) {
 	data, err := json.Marshal(map[string]any{
 		"hook_event_name": "PreToolUse", "session_id": "explain", "cwd": dir, "permission_mode": "default",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_explain",

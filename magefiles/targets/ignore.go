@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/installignore"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -15,9 +15,9 @@ import (
 // worktree base. With dryRun it prints the diff it would apply. It never
 // fails the install: the entries are written by then.
 func (w world) ensureIgnored(ctx context.Context, cfg *toolingrc.Config, dryRun bool) {
-	out, err := gitignore.Ensure(ctx, cfg, dryRun)
+	out, err := installignore.Ensure(ctx, cfg, dryRun)
 	switch {
-	case errors.Is(err, gitignore.ErrNotGit):
+	case errors.Is(err, installignore.ErrNotGit):
 		fmt.Fprintf(w.stderr, "magehook: %v; no .gitignore written\n", err)
 	case err != nil:
 		// A .gitignore that cannot be updated is said, and the doctor

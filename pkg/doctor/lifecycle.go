@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/installignore"
 	"github.com/magehook/magehook/pkg/wiki"
 )
 
@@ -46,8 +46,8 @@ func (d *doctor) checkLibrary(ctx context.Context) {
 // does not ignore: the hook binary, the state directory, the library
 // clone and the worktree base (hook:install adds them to .gitignore).
 func (d *doctor) checkIgnored(ctx context.Context) {
-	paths, err := gitignore.Check(ctx, d.cfg)
-	if errors.Is(err, gitignore.ErrNotGit) {
+	paths, err := installignore.Check(ctx, d.cfg)
+	if errors.Is(err, installignore.ErrNotGit) {
 		d.add(Skip, "gitignore", "", "%v", err)
 		return
 	}

@@ -213,10 +213,10 @@ func (h *Harness) ProjectVar() string {
 // IsClaude reports whether h is Claude Code (whose file has scopes).
 func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }
 
-// HarnessName implements hook.Harness.
+// HarnessName implements hook.Protocol.
 func (h *Harness) HarnessName() string { return h.Name }
 
-// WorktreeCommand implements hook.Harness.
+// WorktreeCommand implements hook.Protocol.
 func (h *Harness) WorktreeCommand() string { return h.worktree }
 
 // Events returns the harness's events that magehook answers, native and
@@ -320,7 +320,7 @@ func (h *Harness) Matcher(m string) string {
 	return strings.Join(native, "|")
 }
 
-// Render implements hook.Harness: the answer in the harness's dialect.
+// Render implements hook.Protocol: the answer in the harness's dialect.
 func (h *Harness) Render(ev hook.Event, r hook.Result) hook.Answer {
 	native, _ := h.NativeEvent(ev.Name)
 	return h.render(ev, r, native)
@@ -329,7 +329,7 @@ func (h *Harness) Render(ev hook.Event, r hook.Result) hook.Answer {
 // IsEventKey reports whether a key of the hooks object names an event.
 func (h *Harness) IsEventKey(key string) bool { return h.EventKey == nil || h.EventKey(key) }
 
-// NamesEvent implements hook.Harness.
+// NamesEvent implements hook.Protocol.
 func (h *Harness) NamesEvent(sent, common string) bool {
 	if strings.EqualFold(sent, common) {
 		return true
@@ -343,7 +343,7 @@ func (h *Harness) NamesEvent(sent, common string) bool {
 }
 
 // Hook resolves a -harness= name for the hook binary (hook.Set.Harnesses).
-func Hook(name string) (hook.Harness, bool) {
+func Hook(name string) (hook.Protocol, bool) {
 	h, ok := Lookup(name)
 	if !ok {
 		return nil, false

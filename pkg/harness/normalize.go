@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Normalize implements hook.Harness. A harness without a mapping of its
+// Normalize implements hook.Protocol. A harness without a mapping of its
 // own (Claude Code; OpenCode, whose plugin builds the common shape) passes
 // the bytes through untouched.
 func (h *Harness) Normalize(data []byte, common string) ([]byte, error) {

@@ -79,7 +79,7 @@ type Dispatcher struct {
 	Cap int64
 	// Harness is the agent whose payload comes in and whose dialect goes
 	// out; nil is Claude Code.
-	Harness Harness
+	Harness Protocol
 	// SetupErr is a problem found before dispatch (a bad environment
 	// setting); Dispatch treats it as a configuration error.
 	SetupErr error

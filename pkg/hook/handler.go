@@ -128,7 +128,7 @@ type Call struct {
 
 	// agent is the harness value behind Harness (nil: Claude Code), for
 	// the words the model is given (WorktreeAdvice).
-	agent Harness
+	agent Protocol
 	// memo is what the handlers of this dispatch found (Repo, StateDir).
 	memo *memo
 }

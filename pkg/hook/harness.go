@@ -2,12 +2,12 @@ package hook
 
 import "strings"
 
-// Harness is the coding agent on the other side of the process: how its
+// Protocol is the coding agent's side of the hook protocol: how its
 // payload maps onto the common one (Claude Code's) and how an answer
 // renders in its dialect. Handlers never see the difference. The values
-// live in pkg/harness, one file per agent; the nil Harness is Claude Code,
+// live in pkg/harness, one file per agent; the nil Protocol is Claude Code,
 // so a Claude Code hook run builds no tables at all.
-type Harness interface {
+type Protocol interface {
 	// HarnessName is what -harness= names: claude, codex, copilot,
 	// cursor, gemini, opencode.
 	HarnessName() string
@@ -36,15 +36,15 @@ func (claudeCode) Render(ev Event, r Result) Answer                { return Rend
 func (claudeCode) WorktreeCommand() string                         { return "claude --worktree <name>" }
 
 // ClaudeCode is Claude Code, the harness whose shapes are the common ones.
-var ClaudeCode Harness = claudeCode{}
+var ClaudeCode Protocol = claudeCode{}
 
 // sameEvent reports whether the event name a payload carries names ev.
-func sameEvent(h Harness, sent string, ev Event) bool {
+func sameEvent(h Protocol, sent string, ev Event) bool {
 	return strings.EqualFold(sent, ev.Name) || h.NamesEvent(sent, ev.Name)
 }
 
 // HarnessName is the name of h, "claude" for nil.
-func HarnessName(h Harness) string {
+func HarnessName(h Protocol) string {
 	if h == nil {
 		return "claude"
 	}

@@ -24,7 +24,7 @@ type Set struct {
 	Installed func(dir string) bool
 	// Harnesses resolves a -harness= name (pkg/harness.Hook); nil knows
 	// Claude Code alone.
-	Harnesses func(name string) (Harness, bool)
+	Harnesses func(name string) (Protocol, bool)
 	// Checked: the set was validated (ValidateSet) when the binary was
 	// built (hook:build runs hook:check on every binary it makes), so a
 	// call does not validate it again.
@@ -47,7 +47,7 @@ type UserScope struct {
 	RunsOwn func(dir, harness string) bool
 }
 
-func (s Set) harness(name string) (Harness, bool) {
+func (s Set) harness(name string) (Protocol, bool) {
 	if name == "" || name == "claude" {
 		return ClaudeCode, true // every Claude Code hook run: no tables
 	}

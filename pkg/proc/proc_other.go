@@ -25,10 +25,6 @@ func RunGroupGrace(ctx context.Context, _ time.Duration, dir string, env []strin
 	return RunGroup(ctx, dir, env, log, name, args...)
 }
 
-// TryLock is a no-op where flock is unavailable; the branch creation
-// still serialises parallel creates.
-func TryLock(string) (func(), bool, error) { return func() {}, false, nil }
-
 // Detach starts a command and returns at once. Without process groups,
 // bound is not enforced here.
 func Detach(dir string, env []string, stdin, out *os.File, bound time.Duration, name string, args ...string) (int, error) {

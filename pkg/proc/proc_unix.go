@@ -1,7 +1,8 @@
 //go:build unix
 
 // Package proc runs child processes as a group that can be stopped whole,
-// and takes non-blocking file locks.
+// detached, or for their output, and tells whether one is alive or a port
+// is listened on.
 package proc
 
 import (
@@ -58,23 +59,6 @@ func RunGroupGrace(ctx context.Context, grace time.Duration, dir string, env []s
 	// Children that outlived the leader get the same end.
 	syscall.Kill(-pgid, syscall.SIGKILL)
 	return fmt.Errorf("%s stopped: %w", name, ctx.Err())
-}
-
-// TryLock takes an exclusive lock on path without waiting; held reports
-// that another process has it.
-func TryLock(path string) (unlock func(), held bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return func() {}, false, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return func() {}, true, nil
-		}
-		return func() {}, false, err
-	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, false, nil
 }
 
 // supervisor is the sh script Detach runs to bound a command's life: a

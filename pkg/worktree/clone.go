@@ -55,7 +55,7 @@ func Clone(ctx context.Context, dir, main string, paths []string, log io.Writer)
 	} else if top, err := (gitx.Git{Dir: main}).Output(ctx, "rev-parse", "--show-toplevel"); err == nil {
 		main = top
 	}
-	if sameFile(wt, main) || plain && withinResolved(wt, main) {
+	if sameFile(wt, main) || plain && strictlyBelowResolved(wt, main) {
 		fmt.Fprintf(log, "magehook: %s is the main checkout; nothing to clone\n", wt)
 		return nil
 	}
@@ -220,7 +220,7 @@ func copyEnvFiles(src, dst string) error {
 		}
 		// The directories on the way must be real directories of the
 		// clone, not links out of it.
-		for d := filepath.Dir(target); d != dst && within(d, dst); d = filepath.Dir(d) {
+		for d := filepath.Dir(target); d != dst && strictlyBelow(d, dst); d = filepath.Dir(d) {
 			if info, err := os.Lstat(d); err == nil && info.Mode()&os.ModeSymlink != 0 {
 				return nil
 			}

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/lockfile"
 )
 
 // Create makes the worktree of name and bootstraps it, and returns its
@@ -31,7 +31,7 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		return "", err
 	}
 	path := m.Path(name)
-	unlock, held, err := proc.TryLock(lockFile(common, name))
+	unlock, held, err := lockfile.TryLock(lockFile(common, name))
 	if err != nil {
 		return "", err
 	}
@@ -53,7 +53,7 @@ func (m Manager) Create(ctx context.Context, name string) (string, error) {
 		}
 	}
 	for _, w := range wts {
-		if !sameFile(w.Path, m.Root) && withinResolved(path, w.Path) {
+		if !sameFile(w.Path, m.Root) && strictlyBelowResolved(path, w.Path) {
 			return "", fmt.Errorf("worktree %s would sit inside the worktree %s; pick another name", path, w.Path)
 		}
 	}
@@ -130,7 +130,7 @@ func lockFile(common, name string) string {
 // that do not exist yet, deepest first.
 func missingDirs(dir, stop string) []string {
 	var out []string
-	for d := dir; within(d, stop) && !exists(d); d = filepath.Dir(d) {
+	for d := dir; strictlyBelow(d, stop) && !exists(d); d = filepath.Dir(d) {
 		out = append(out, d)
 	}
 	return out

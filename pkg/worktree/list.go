@@ -40,7 +40,7 @@ func (m Manager) Worktrees(ctx context.Context) ([]Worktree, error) {
 	seen := map[string]bool{}
 	var out []Worktree
 	for _, wt := range wts {
-		if !withinResolved(wt.Path, m.Base) {
+		if !strictlyBelowResolved(wt.Path, m.Base) {
 			continue
 		}
 		rel, err := filepath.Rel(m.Base, wt.Path)
@@ -164,7 +164,7 @@ func (m Manager) PiledUp(ctx context.Context, limit int) int {
 	var candidates []entry
 	for _, wt := range wts {
 		rel, err := filepath.Rel(m.Base, wt.Path)
-		if err != nil || !withinResolved(wt.Path, m.Base) {
+		if err != nil || !strictlyBelowResolved(wt.Path, m.Base) {
 			continue
 		}
 		name := filepath.ToSlash(rel)

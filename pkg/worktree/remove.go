@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
-	"github.com/magehook/magehook/pkg/proc"
+	"github.com/magehook/magehook/pkg/lockfile"
 	"github.com/magehook/magehook/pkg/regfile"
 )
 
@@ -54,7 +54,7 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 	if exists(path) {
 		real, err := filepath.EvalSymlinks(path)
 		base, berr := filepath.EvalSymlinks(m.Base)
-		if err != nil || berr != nil || !within(real, base) {
+		if err != nil || berr != nil || !strictlyBelow(real, base) {
 			return nil, fmt.Errorf("%s resolves outside %s; magehook removes only worktrees inside the base", path, m.Base)
 		}
 	}
@@ -114,7 +114,7 @@ func (m Manager) remove(ctx context.Context, common, name string, force bool) ([
 		}
 	}
 	forget(common, name)
-	for d := filepath.Dir(path); within(d, m.Base); d = filepath.Dir(d) {
+	for d := filepath.Dir(path); strictlyBelow(d, m.Base); d = filepath.Dir(d) {
 		if os.Remove(d) != nil {
 			break
 		}
@@ -259,7 +259,7 @@ func isLinkedWorktree(gitFile string) bool {
 // lockName waits for the lock of a worktree name.
 func lockName(ctx context.Context, common, name string) (func(), error) {
 	for {
-		unlock, held, err := proc.TryLock(lockFile(common, name))
+		unlock, held, err := lockfile.TryLock(lockFile(common, name))
 		if err != nil || !held {
 			return unlock, err
 		}

@@ -161,20 +161,21 @@ func sameFile(a, b string) bool {
 	return ra == rb
 }
 
-func within(path, dir string) bool {
+// strictlyBelow reports whether path lies below dir, not dir itself.
+func strictlyBelow(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// withinResolved is within after resolving the links of both paths that
+// strictlyBelowResolved is strictlyBelow after resolving the links of both paths that
 // exist (git reports resolved paths; the base may sit under a link).
-func withinResolved(path, dir string) bool {
-	if within(path, dir) {
+func strictlyBelowResolved(path, dir string) bool {
+	if strictlyBelow(path, dir) {
 		return true
 	}
 	rp, err1 := filepath.EvalSymlinks(path)
 	rd, err2 := filepath.EvalSymlinks(dir)
-	return err1 == nil && err2 == nil && within(rp, rd)
+	return err1 == nil && err2 == nil && strictlyBelow(rp, rd)
 }
 
 func exists(path string) bool {

@@ -1,4 +1,6 @@
-package proc
+// Package cmdline splits a command line from .toolingrc into its
+// arguments (Words), with quotes and no other shell syntax.
+package cmdline
 
 import "strings"
 

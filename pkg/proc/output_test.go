@@ -7,19 +7,6 @@ import (
 	"github.com/magehook/magehook/pkg/proc"
 )
 
-func TestWords(t *testing.T) {
-	for in, want := range map[string]string{
-		`go test -run 'Test A' "./x y/..."  -v`: "go|test|-run|Test A|./x y/...|-v",
-		`  `:                                    "",
-		`a''b ""`:                               "ab|",
-		"notify-send\t'it''s done'":             "notify-send|its done",
-	} {
-		if got := strings.Join(proc.Words(in), "|"); got != want {
-			t.Errorf("Words(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestOutput(t *testing.T) {
 	out, err := proc.Output(t.TempDir(), []string{"V=x"}, "sh", "-c", `echo "out $V"; echo noise >&2`)
 	if err != nil || string(out) != "out x\n" {

@@ -1,4 +1,4 @@
-// Package gitignore makes a checkout ignore what magehook writes into it:
+// Package installignore makes a checkout ignore what magehook writes into it:
 // the hook binary (hook.binary), the state directory (state.dir: audit
 // logs, settings backups), the learning library's clone (wiki.dir, when
 // it sits inside the checkout) and the worktree base (worktree.base).
@@ -9,7 +9,7 @@
 // check); Ensure appends the missing lines to the root's .gitignore
 // (hook:install), or with dry-run returns the diff it would apply. Both
 // use the same plan, so a second Ensure changes nothing.
-package gitignore
+package installignore
 
 import (
 	"context"
@@ -177,19 +177,4 @@ func Ensure(ctx context.Context, cfg *toolingrc.Config, dryRun bool) (Outcome, e
 		return Outcome{}, fmt.Errorf("cannot write %s: %w", file, err)
 	}
 	return out, nil
-}
-
-// Ignored reports whether git ignores path in the checkout at root: an
-// untracked path a .gitignore, .git/info/exclude or core.excludesFile
-// names (a directory's path with dir set). A tracked file is never
-// ignored, whatever the patterns say: a change to it is a change git sees.
-// It asks git (one process), so gates call it only on the way to a
-// denial; an error (no git, not a checkout) is not ignored.
-func Ignored(root, path string, dir bool) bool {
-	if dir && !strings.HasSuffix(path, string(filepath.Separator)) {
-		path += string(filepath.Separator)
-	}
-	// Output to nothing (no pipe to copy: no goroutine on a gate's path).
-	cmd := gitx.Command("-C", root, "check-ignore", "-q", "--", path)
-	return cmd.Run() == nil
 }

@@ -1,4 +1,4 @@
-package gitignore_test
+package installignore_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/magehook/magehook/internal/gittest"
-	"github.com/magehook/magehook/pkg/gitignore"
+	"github.com/magehook/magehook/pkg/installignore"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -30,26 +30,26 @@ func TestEnsure(t *testing.T) {
 	ctx := context.Background()
 	root := gittest.Repo(t, map[string]string{".toolingrc": "wiki.origin file:///srv/wiki.git\n", ".gitignore": "/.magehook/\n*.log"})
 	cfg := config(t, root)
-	dry, err := gitignore.Ensure(ctx, cfg, true)
+	dry, err := installignore.Ensure(ctx, cfg, true)
 	if err != nil || !strings.Contains(dry.Diff, "+/Wiki/") {
 		t.Fatalf("dry run: %+v %v", dry, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != "/.magehook/\n*.log" {
 		t.Errorf("the dry run wrote: %q", b)
 	}
-	out, err := gitignore.Ensure(ctx, cfg, false)
+	out, err := installignore.Ensure(ctx, cfg, false)
 	if err != nil || strings.Join(out.Added, " ") != "/bin/magehook /bin/.magehook.* /Wiki/ /.claude/worktrees/" {
 		t.Fatalf("ensure: %+v %v", out, err)
 	}
-	want := "/.magehook/\n*.log\n\n" + gitignore.Header + "\n/bin/magehook\n/bin/.magehook.*\n/Wiki/\n/.claude/worktrees/\n"
+	want := "/.magehook/\n*.log\n\n" + installignore.Header + "\n/bin/magehook\n/bin/.magehook.*\n/Wiki/\n/.claude/worktrees/\n"
 	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != want {
 		t.Errorf(".gitignore:\n%q\nwant\n%q", b, want)
 	}
-	again, err := gitignore.Ensure(ctx, cfg, false)
+	again, err := installignore.Ensure(ctx, cfg, false)
 	if err != nil || len(again.Added) != 0 || again.Diff != "" {
 		t.Errorf("a second run: %+v %v", again, err)
 	}
-	paths, _ := gitignore.Check(ctx, cfg)
+	paths, _ := installignore.Check(ctx, cfg)
 	for _, p := range paths {
 		if !p.Ignored {
 			t.Errorf("%s is not ignored", p.Rel)
@@ -62,8 +62,8 @@ func TestEnsure(t *testing.T) {
 func TestEnsureRefusesALink(t *testing.T) {
 	root := gittest.Repo(t, map[string]string{".toolingrc": "# x\n", "real": "/.magehook/\n"})
 	os.Symlink("real", filepath.Join(root, ".gitignore"))
-	_, err := gitignore.Ensure(context.Background(), config(t, root), false)
-	if !errors.Is(err, gitignore.ErrLink) {
+	_, err := installignore.Ensure(context.Background(), config(t, root), false)
+	if !errors.Is(err, installignore.ErrLink) {
 		t.Errorf("%v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "real")); string(b) != "/.magehook/\n" {
@@ -82,7 +82,7 @@ func TestCheckScope(t *testing.T) {
 	gittest.Isolate(t)
 	gittest.Git(t, ws, "init", "-q", root)
 	os.WriteFile(filepath.Join(root, ".toolingrc"), []byte("# p\n"), 0o644)
-	paths, err := gitignore.Check(ctx, config(t, root))
+	paths, err := installignore.Check(ctx, config(t, root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestCheckScope(t *testing.T) {
 	}
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, ".toolingrc"), []byte("# x\n"), 0o644)
-	if _, err := gitignore.Check(ctx, config(t, plain)); err == nil {
+	if _, err := installignore.Check(ctx, config(t, plain)); err == nil {
 		t.Error("outside git: no error")
 	}
 }
@@ -102,10 +102,10 @@ func TestCheckScope(t *testing.T) {
 func TestEnsureKeepsLineEndingsAndRefusesAFIFO(t *testing.T) {
 	ctx := context.Background()
 	root := gittest.Repo(t, map[string]string{".toolingrc": "# x\n", ".gitignore": "/bin/\r\n/.magehook/\r\n"})
-	if _, err := gitignore.Ensure(ctx, config(t, root), false); err != nil {
+	if _, err := installignore.Ensure(ctx, config(t, root), false); err != nil {
 		t.Fatal(err)
 	}
-	want := "/bin/\r\n/.magehook/\r\n\r\n" + gitignore.Header + "\r\n/.claude/worktrees/\r\n"
+	want := "/bin/\r\n/.magehook/\r\n\r\n" + installignore.Header + "\r\n/.claude/worktrees/\r\n"
 	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != want {
 		t.Errorf("%q\nwant %q", b, want)
 	}
@@ -113,34 +113,7 @@ func TestEnsureKeepsLineEndingsAndRefusesAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(fifo, ".gitignore"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	if _, err := gitignore.Ensure(ctx, config(t, fifo), false); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+	if _, err := installignore.Ensure(ctx, config(t, fifo), false); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
 		t.Errorf("a FIFO: %v", err)
-	}
-}
-
-// Ignored says what git says: an untracked path a pattern names is
-// ignored; a tracked file is not, whatever the patterns say.
-func TestIgnored(t *testing.T) {
-	root := gittest.Repo(t, map[string]string{".gitignore": "build/\n*.log\n", "kept.log": "x\n"})
-	gittest.Git(t, root, "add", "-f", "kept.log")
-	gittest.Git(t, root, "commit", "-qm", "kept")
-	for _, tt := range []struct {
-		path    string
-		dir, is bool
-	}{
-		{"build/out", false, true},
-		{"build", true, true},
-		{"new.log", false, true},
-		{filepath.Join(root, "x", "y.log"), false, true},
-		{"kept.log", false, false},
-		{"src/a.go", false, false},
-		{".gitignore", false, false},
-	} {
-		if got := gitignore.Ignored(root, tt.path, tt.dir); got != tt.is {
-			t.Errorf("Ignored(%s): %v, want %v", tt.path, got, tt.is)
-		}
-	}
-	if gitignore.Ignored(t.TempDir(), "build/out", false) {
-		t.Error("outside a checkout nothing is ignored")
 	}
 }

@@ -1,4 +1,6 @@
-package proc
+// Package tail keeps the end of a command's output: Tail, a writer that
+// holds the last bytes written, and LastLines.
+package tail
 
 import (
 	"strings"
