@@ -101,6 +101,13 @@ type Harness struct {
 	// OffSwitches are settings of the harness's file that stop every hook
 	// from running; the doctor reports each one set.
 	OffSwitches []Setting
+	// Overrides, when set, is a second file of the checkout holding a hooks
+	// object on its own, whose events replace the same events of File
+	// (Droid's .factory/hooks.json): the doctor reports each event of
+	// magehook's it holds, and each off switch (a "hooks." path of
+	// OffSwitches) set at its top; the agent's own gates protect it as they
+	// protect File.
+	Overrides string
 	// WayOut is the sentence a deny on a protected branch ends with: how
 	// the model in this harness moves its work to a worktree.
 	WayOut string
