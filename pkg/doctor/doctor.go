@@ -399,12 +399,12 @@ func (d *doctor) checkHarnesses() []string {
 			continue
 		}
 		if h.Layout == harness.Plugin {
-			spec, err := settings.OpenCodeSpecFor(d.cfg, d.Handlers)
+			spec, err := settings.PluginSpecFor(d.cfg, d.Handlers, h)
 			if err != nil {
 				d.add(Problem, check, path, "%v", err)
 				continue
 			}
-			if drift := settings.OpenCodeDrift(data, spec); drift != "" {
+			if drift := settings.PluginDrift(data, h, spec); drift != "" {
 				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=%s", path, drift, h.Name)
 			} else {
 				wired = append(wired, h.Name)

@@ -1,6 +1,6 @@
 // Package harness holds one value per coding agent that runs magehook's
-// hooks: Claude Code, Codex, Copilot CLI, Cursor, Factory Droid, Gemini
-// CLI, OpenCode and Qwen Code.
+// hooks: Claude Code, Auggie, Codex, Copilot CLI, Cursor, Factory Droid,
+// Gemini CLI, OpenCode, Pi and Qwen Code.
 // A value declares everything that differs between them — its
 // configuration file and its layout, its event and tool names, how its
 // payload maps onto the common one (Claude Code's), how an answer renders
@@ -32,7 +32,8 @@ const (
 	// Flat: hooks.<event> is a list of command entries, each with its own
 	// matcher (Copilot, Cursor).
 	Flat
-	// Plugin: a program the harness loads, written whole (OpenCode).
+	// Plugin: a program the harness loads, written whole (OpenCode's
+	// plugin, Pi's extension): Harness.Plugin writes it.
 	Plugin
 )
 
@@ -127,11 +128,30 @@ type Harness struct {
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int
 
+	// Plugin writes the program of a Plugin layout from its spec; its first
+	// line starts with PluginMarker, which marks the file as magehook's.
+	Plugin       func(PluginSpec) string
+	PluginMarker string
+
 	events    func() []Name
 	tools     func() []Name
 	normalize func(h *Harness, in map[string]any, common string)
 	render    func(ev hook.Event, r hook.Result, native string) hook.Answer
 	worktree  string
+}
+
+// PluginSpec is what a Plugin harness's program is generated from.
+type PluginSpec struct {
+	// Binary is hook.binary, relative to the checkout.
+	Binary string
+	// Gated are the (Claude Code) tool names a PreToolUse gate watches;
+	// nil means every tool.
+	Gated []string
+}
+
+// OwnsPlugin reports whether a Plugin harness's file is magehook's.
+func (h *Harness) OwnsPlugin(data []byte) bool {
+	return h.PluginMarker != "" && strings.HasPrefix(string(data), h.PluginMarker)
 }
 
 // Lookup returns a harness by name; "" is Claude Code.
@@ -140,6 +160,8 @@ func Lookup(name string) (*Harness, bool) {
 	switch name {
 	case "", "claude":
 		h = claude()
+	case "auggie":
+		h = auggie()
 	case "codex":
 		h = codex()
 	case "copilot":
@@ -152,6 +174,8 @@ func Lookup(name string) (*Harness, bool) {
 		h = gemini()
 	case "opencode":
 		h = opencode()
+	case "pi":
+		h = pi()
 	case "qwen":
 		h = qwen()
 	default:
@@ -162,7 +186,7 @@ func Lookup(name string) (*Harness, bool) {
 
 // Names lists every harness name, Claude Code first.
 func Names() []string {
-	return []string{"claude", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "qwen"}
+	return []string{"claude", "auggie", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"}
 }
 
 // All returns every harness, Claude Code first.
