@@ -25,7 +25,11 @@ import (
 // result as tool_output and its failure as tool_error; the answer is
 // Claude Code's, hookSpecificOutput named with Auggie's event. Exit code 2
 // blocks PreToolUse, PostToolUse and Stop; any other failure lets the call
-// through (the installed command fails closed with 2).
+// through (the installed command fails closed with 2). Before it runs a
+// command (bash -c when it holds a shell character) it replaces ${NAME}
+// and ${NAME:-x} with its own environment's values, \${ staying a
+// literal ${; the hook runs in workspace_roots[0], with
+// AUGMENT_PROJECT_DIR set to it.
 func auggie() Harness {
 	return Harness{
 		Name:         "auggie",
@@ -39,9 +43,13 @@ func auggie() Harness {
 		EventKey:     func(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' },
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			", then pass its directory as cwd to launch-process and edit files under it.",
-		WorkDirFields: []string{"cwd"},
-		Trust: "Auggie runs the hooks of the workspace's .augment/settings.json and settings.local.json with no review. " +
-			"Not verified live: every Auggie session needs an Augment login and Augment's backend API, so none runs offline here.",
+		WorkDirFields:     []string{"cwd"},
+		BracesSubstituted: true,
+		Trust: "Auggie runs the hooks of ~/.augment/settings.json and of the workspace's .augment/settings.local.json and .augment/settings.json, with no review; " +
+			"any failure of a hook but exit 2 lets the call through (the installed command exits 2 when it cannot run the binary).",
+		NotLive: "every session needs an Augment login (auggie --print offline: \"No auth provided. Please log in with `auggie login` or set the AUGMENT_SESSION_AUTH environment variable.\") " +
+			"and Augment's own API at the tenant URL (POST /get-models, /agents/list-remote-tools, /settings/get-mcp-*-configs before any model turn), which the scripted model does not speak; " +
+			"the hook contract is read from its package and tested with payloads built from it",
 		events: func() []Name {
 			return []Name{{"SessionStart", "SessionStart"}, {"SessionEnd", "SessionEnd"}, {"PromptSubmit", "UserPromptSubmit"},
 				{"PreToolUse", "PreToolUse"}, {"PostToolUse", "PostToolUse"}, {"Stop", "Stop"}, {"Notification", "Notification"}}

@@ -92,6 +92,9 @@ type Harness struct {
 	EventKey func(key string) bool
 	// Trust says how the user lets the harness run a project's hooks.
 	Trust string
+	// NotLive, when set, is why the live suite cannot run the client
+	// offline, with the evidence: its pinned package is read, not run.
+	NotLive string
 	// Review, when set, is what install says after writing the file: the
 	// harness runs a new or changed hook only once the user reviewed it.
 	Review string
@@ -121,6 +124,11 @@ type Harness struct {
 	// payload read moves the first one present to tool_input.workdir,
 	// where payload.WorkDir looks.
 	WorkDirFields []string
+	// BracesSubstituted: the harness replaces ${NAME} and ${NAME:-x} in
+	// the command text with its own environment's values before a shell
+	// sees it, and reads \${ as a literal ${ (Auggie): the command writes
+	// each of its ${ as \${.
+	BracesSubstituted bool
 	// ToolField is the payload field naming the tool ("" is tool_name),
 	// which an installed command reads when the binary is missing.
 	ToolField string
