@@ -111,9 +111,11 @@ export default function magehook(pi) {
   let root = "";
   let bin = "";
   let context = "";
+  const mod = () => fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
+  // The fix as it runs in this checkout: go tool mage where the tool line is.
+  const fix = () => "run go -C '" + mod() + "' tool mage -w '" + root + "' hook:build";
   const ensure = (fresh) => {
-    const mod = fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
-    const r = spawnSync("go", ["-C", mod, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
+    const r = spawnSync("go", ["-C", mod(), "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30000 });
     if (r.stderr) process.stderr.write(r.stderr);
     if (r.status === 0 && (r.stdout || "").trim()) bin = r.stdout.trim();
@@ -127,7 +129,7 @@ export default function magehook(pi) {
   };
   const run = (target, payload) => {
     if (!fs.existsSync(bin) && !ensure(false)) {
-      return { failed: "magehook: " + bin + " is missing and could not be built; run go tool mage hook:build in " + root };
+      return { failed: "magehook: " + bin + " is missing and could not be built; " + fix() };
     }
     const r = spawnSync(bin, [target, "-harness=pi"], { input: JSON.stringify(payload), cwd: root,
       encoding: "utf8", timeout: 30000, env: { ...process.env, ` + SealEnv + `: String(process.pid) } });
@@ -137,7 +139,7 @@ export default function magehook(pi) {
     // Only magehook's binary seals its answer (` + SealEnv + `): any other code is a failure.
     if (r.status < ` + strconv.Itoa(SealBase) + ` || r.status >= ` + strconv.Itoa(SealBase+20) + `) {
       return { failed: "magehook: " + bin + " answered without magehook's seal (exit " + r.status +
-        ": not magehook's hook binary, or one built before this install); run go tool mage hook:build" + (stderr ? ": " + stderr : "") };
+        ": not magehook's hook binary, or one built before this install); " + fix() + (stderr ? ": " + stderr : "") };
     }
     r.status -= ` + strconv.Itoa(SealBase) + `;
     if (r.status !== 0 && r.status !== 2) return { failed: stderr || "magehook: " + bin + " exited " + r.status };
