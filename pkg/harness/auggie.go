@@ -45,6 +45,7 @@ func auggie() Harness {
 			", then pass its directory as cwd to launch-process and edit files under it.",
 		WorkDirFields:     []string{"cwd"},
 		BracesSubstituted: true,
+		Guarded:           []string{".augment/settings.local.json"},
 		Trust: "Auggie runs the hooks of ~/.augment/settings.json and of the workspace's .augment/settings.local.json and .augment/settings.json, with no review; " +
 			"any failure of a hook but exit 2 lets the call through (the installed command exits 2 when it cannot run the binary).",
 		NotLive: "every session needs an Augment login (auggie --print offline: \"No auth provided. Please log in with `auggie login` or set the AUGMENT_SESSION_AUTH environment variable.\") " +

@@ -112,6 +112,11 @@ type Harness struct {
 	// OffSwitches) set at its top; the agent's own gates protect it as they
 	// protect File.
 	Overrides string
+	// Guarded are other files of the checkout through which the harness
+	// can be told to skip magehook (Pi's .pi/settings.json can disable an
+	// extension, Auggie's .augment/settings.local.json holds hooks too):
+	// the agent's own gates protect them as they protect File.
+	Guarded []string
 	// WayOut is the sentence a deny on a protected branch ends with: how
 	// the model in this harness moves its work to a worktree.
 	WayOut string

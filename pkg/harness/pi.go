@@ -27,6 +27,7 @@ func pi() Harness {
 		Plugin:       piExtension,
 		PluginMarker: piMarker,
 		Matchers:     MatchClaude,
+		Guarded:      []string{".pi/settings.json"},
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			", then cd into the directory it prints in each bash command and give read, edit and write paths under it.",
 		Trust:  "Pi loads every extension of the start directory's .pi/extensions at start, with no review; pi --no-extensions (-ne) loads none, the gates included.",
