@@ -17,7 +17,9 @@ import (
 // Edit, ApplyPatch, ...) in the payload and the matchers, Edit's arguments
 // named old_str, new_str and change_all, ApplyPatch's patch in input;
 // timeouts in seconds; Claude Code's answers. A failed tool call fires no
-// PostToolUse. FACTORY_PROJECT_DIR (and DROID_ and CLAUDE_PROJECT_DIR) is
+// PostToolUse. It waits a budget (10 s in 0.225.2's code) for the
+// SessionStart hooks before its first model call: the context of a
+// SessionStart that first builds the binary can miss it. FACTORY_PROJECT_DIR (and DROID_ and CLAUDE_PROJECT_DIR) is
 // the session's working directory, not the checkout: the command walks up.
 func droid() Harness {
 	return Harness{
