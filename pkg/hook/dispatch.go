@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/spool"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -405,17 +406,37 @@ func shapeOf(p *payload.Payload) error {
 	switch {
 	case p.IsTool("Bash"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckShell("the command", cmd)
 		}
 	case p.IsTool("PowerShell"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckPowerShell("the command", cmd)
+		}
+	}
+	if cmd, ok := toolargs.Shell(p); ok {
+		if err := budget.CheckSeparators("the command", cmd); err != nil {
+			return err
 		}
 	}
 	for _, path := range p.EditedPaths() {
 		if err := budget.CheckPath("the path "+p.ToolName+" names", path); err != nil {
 			return err
 		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Another tool's (an MCP tool's) path arguments, every one the
+		// gates may resolve, each bounded and all of them together.
+		var paths []string
+		for _, a := range toolargs.Read(p, toolargs.Options{Readers: true, Relative: true}).Paths {
+			paths = append(paths, a.Value)
+		}
+		return budget.CheckPaths("a path "+p.ToolName+" names", "the paths "+p.ToolName+" names", paths)
 	}
 	return nil
 }
