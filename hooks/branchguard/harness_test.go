@@ -25,6 +25,10 @@ func TestEveryHarnessGetsTheSameDenial(t *testing.T) {
 			`{"agent_message":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"gemini", "gemini/BeforeTool-shell", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main"}},
 			`{"decision":"deny","reason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
+		{"droid", "droid/PreToolUse-execute", map[string]any{"cwd": root, "tool_input": map[string]any{"command": "git push origin main", "riskLevel": "low", "riskLevelReason": "x"}},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
+		{"auggie", "auggie/PreToolUse-launch-process", map[string]any{"workspace_roots": []string{root}, "tool_input": map[string]any{"command": "git push origin main", "cwd": root}},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 		{"opencode", "opencode/PreToolUse-bash", map[string]any{"cwd": root},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the repository's branch policy (branchguard): git push would update main`},
 	}

@@ -40,6 +40,7 @@ func TestGuardedFiles(t *testing.T) {
 		".claude/settings.json", ".claude/settings.local.json", filepath.Join(home, ".claude", "settings.json"),
 		".codex/hooks.json", ".gemini/settings.json", ".github/hooks/magehook.json", ".github/hooks/x.json",
 		".cursor/hooks.json", ".opencode/plugins/magehook.js", "bin/magehook",
+		".factory/settings.json", ".factory/hooks.json", ".pi/extensions/magehook.js", ".pi/settings.json", ".augment/settings.json", ".augment/settings.local.json",
 	} {
 		if out := run(t, root, "Write", map[string]any{"file_path": path, "content": "x"}); !denied(out) || !strings.Contains(out.Stdout, "ask the user to make this change by hand") {
 			t.Errorf("Write %s: %+v, want a deny", path, out)

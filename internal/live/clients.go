@@ -21,9 +21,19 @@ var clientsTxt []byte
 
 // Client is one pinned agent client: its short name (the -harness name of
 // hook:install), its npm package, the verified version and the command its
-// package puts under node_modules/.bin.
+// package puts under node_modules/.bin — or, for a package that ships its
+// binary without a bin entry (Factory's per-platform @factory/cli-linux-x64),
+// the binary's path under node_modules, which then holds a slash.
 type Client struct {
 	Name, Package, Version, Bin string
+}
+
+// command is the client's command relative to the install prefix.
+func (c Client) command() string {
+	if strings.Contains(c.Bin, "/") {
+		return filepath.Join("node_modules", filepath.FromSlash(c.Bin))
+	}
+	return filepath.Join("node_modules", ".bin", c.Bin)
 }
 
 // Clients returns the pinned clients in file order.
@@ -88,7 +98,7 @@ func (c Client) Dir() string {
 }
 
 // Path is the client's command.
-func (c Client) Path() string { return filepath.Join(c.Dir(), "node_modules", ".bin", c.Bin) }
+func (c Client) Path() string { return filepath.Join(c.Dir(), c.command()) }
 
 // Installed reports whether the client's command is in the cache.
 func (c Client) Installed() bool {
@@ -128,8 +138,8 @@ func Install(ctx context.Context, c Client, stdout, stderr io.Writer) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("npm install %s@%s: %w", c.Package, c.Version, err)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", c.Bin)); err != nil {
-		return fmt.Errorf("npm installed %s@%s but it has no node_modules/.bin/%s", c.Package, c.Version, c.Bin)
+	if _, err := os.Stat(filepath.Join(tmp, c.command())); err != nil {
+		return fmt.Errorf("npm installed %s@%s but it has no %s", c.Package, c.Version, filepath.ToSlash(c.command()))
 	}
 	os.RemoveAll(final) // a directory without the command: a broken earlier install
 	if err := os.Rename(tmp, final); err != nil {

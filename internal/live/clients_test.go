@@ -24,7 +24,7 @@ func TestThePinnedFileNamesEveryHarnessOnce(t *testing.T) {
 			t.Errorf("%s is pinned but is no harness (pkg/harness)", c.Name)
 		}
 	}
-	for _, name := range []string{"claude", "codex", "gemini", "copilot", "opencode", "qwen"} {
+	for _, name := range []string{"claude", "codex", "gemini", "copilot", "opencode", "qwen", "droid", "pi", "auggie"} {
 		if !seen[name] {
 			t.Errorf("%s is not pinned in %s", name, ClientsFile)
 		}
@@ -42,6 +42,14 @@ func TestTheCacheLayoutIsPackageAtVersion(t *testing.T) {
 	t.Setenv("MAGEHOOK_CLIENTS", "/cache")
 	c := Client{Name: "claude", Package: "@anthropic-ai/claude-code", Version: "2.1.328", Bin: "claude"}
 	if got, want := c.Path(), "/cache/@anthropic-ai/claude-code@2.1.328/node_modules/.bin/claude"; got != want {
+		t.Errorf("Path = %s, want %s", got, want)
+	}
+}
+
+func TestABinWithASlashIsAPathUnderNodeModules(t *testing.T) {
+	t.Setenv("MAGEHOOK_CLIENTS", "/cache")
+	c := Client{Name: "droid", Package: "@factory/cli-linux-x64", Version: "0.225.2", Bin: "@factory/cli-linux-x64/bin/droid"}
+	if got, want := c.Path(), "/cache/@factory/cli-linux-x64@0.225.2/node_modules/@factory/cli-linux-x64/bin/droid"; got != want {
 		t.Errorf("Path = %s, want %s", got, want)
 	}
 }

@@ -230,9 +230,11 @@ func captureHarness(t *testing.T, c *Consumer, harness string, records []Record,
 			enc.SetEscapeHTML(false)
 			enc.SetIndent("", "  ")
 			enc.Encode(v)
-			text := strings.ReplaceAll(strings.TrimSpace(b.String()), c.Dir, "/home/user/my-project")
-			for _, d := range dirs {
+			text := strings.TrimSpace(b.String())
+			for _, d := range append(dirs, c.Dir) {
 				text = strings.ReplaceAll(text, d, "/home/user/my-project")
+				// Droid names a session's directory after its path, / made -.
+				text = strings.ReplaceAll(text, strings.ReplaceAll(d, "/", "-"), "-home-user-my-project")
 			}
 			text = strings.ReplaceAll(text, c.Home, "/home/user")
 			write(t, dir, name+".json", text+"\n")

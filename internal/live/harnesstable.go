@@ -50,6 +50,9 @@ func HarnessTable() (string, error) {
 		v := "documentation only (no client runs offline here)"
 		if ver, ok := verified[h.Name]; ok {
 			v = h.Client + " " + ver
+			if h.NotLive != "" {
+				v = "not run offline (" + h.Client + " " + ver + " read from its package): " + h.NotLive
+			}
 		}
 		name := "`" + h.Name + "`"
 		if h.IsClaude() {

@@ -197,7 +197,7 @@ func (c *Consumer) InstallAndPush(t *testing.T, harness string) {
 // the payload on stdin into a file named by time and event, and the
 // harness variables of its environment beside it. It prints nothing.
 func recorderCommand(event string) string {
-	return `f=$(mktemp "$MAGEHOOK_RECORD/$(date +%s%N)-` + event + `.XXXXXX") && cat > "$f" && env | grep -E '^(CLAUDE|COPILOT|GEMINI|CODEX|OPENCODE)_' > "$f.env"; exit 0`
+	return `f=$(mktemp "$MAGEHOOK_RECORD/$(date +%s%N)-` + event + `.XXXXXX") && cat > "$f" && env | grep -E '^(CLAUDE|COPILOT|GEMINI|CODEX|OPENCODE|FACTORY|DROID|AUGMENT)_' > "$f.env"; exit 0`
 }
 
 // Record is one payload the recorder hook was sent.

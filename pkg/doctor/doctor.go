@@ -404,12 +404,12 @@ func (d *doctor) checkHarnesses() []string {
 			continue
 		}
 		if h.Layout == harness.Plugin {
-			spec, err := settings.OpenCodeSpecFor(d.cfg, d.Handlers)
+			spec, err := settings.PluginSpecFor(d.cfg, d.Handlers, h)
 			if err != nil {
 				d.add(Problem, check, path, "%v", err)
 				continue
 			}
-			if drift := settings.OpenCodeDrift(data, spec); drift != "" {
+			if drift := settings.PluginDrift(data, h, spec); drift != "" {
 				d.add(Problem, check, path, "%s: %s; run go tool mage hook:install -harness=%s", path, drift, h.Name)
 			} else {
 				wired = append(wired, h.Name)
@@ -458,6 +458,7 @@ func (d *doctor) checkHarnesses() []string {
 			d.add(OK, check, path, "%d entries installed", len(want))
 		}
 		d.checkSwitches(h, path, data)
+		d.checkOverrides(h, path, want)
 		if h.ReviewedByPosition && len(got) > 0 {
 			d.checkCodexTrust(path, got)
 		}
@@ -484,6 +485,47 @@ func (d *doctor) checkSwitches(h *harness.Harness, path string, data []byte) {
 		}
 		if v != nil && v == sw.Value {
 			d.add(Problem, "harness "+h.Name, path, "%s sets %s to %v: %s runs no hook, the gates included", path, sw.Path, sw.Value, h.Client)
+		}
+	}
+}
+
+// checkOverrides reports the events of magehook's entries that the
+// harness's Overrides file replaces, and the off switches set in it.
+func (d *doctor) checkOverrides(h *harness.Harness, path string, want []settings.Entry) {
+	if h.Overrides == "" {
+		return
+	}
+	over := filepath.Join(d.cfg.Root(), filepath.FromSlash(h.Overrides))
+	data, exists, err := settings.ReadFile(over)
+	if err != nil {
+		d.add(Problem, "harness "+h.Name, over, "%s: %v", over, err)
+		return
+	}
+	if !exists {
+		return
+	}
+	tree, err := settings.Parse(data)
+	if err != nil {
+		d.add(Problem, "harness "+h.Name, over, "%s: %v", over, err)
+		return
+	}
+	top, _ := tree.(*jsontree.Object)
+	if top == nil {
+		return
+	}
+	for _, w := range want {
+		if _, ok := top.Get(w.Native); ok {
+			d.add(Problem, "harness "+h.Name, over, "%s holds %s, which replaces magehook's %s entry in %s: %s runs that one instead; move its hooks into %s and delete the key",
+				over, w.Native, w.Native, path, h.Client, path)
+		}
+	}
+	for _, sw := range h.OffSwitches {
+		key, ok := strings.CutPrefix(sw.Path, "hooks.")
+		if !ok {
+			continue
+		}
+		if v, _ := top.Get(key); v != nil && v == sw.Value {
+			d.add(Problem, "harness "+h.Name, over, "%s sets %s to %v: %s runs no hook, the gates included", over, key, sw.Value, h.Client)
 		}
 	}
 }

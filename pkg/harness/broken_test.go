@@ -131,7 +131,7 @@ func TestEveryFailureToRunBlocksAGate(t *testing.T) {
 				spec.Binary, spec.Event, spec.Target, spec.Timeout = "bin/magehook", ev.event, ev.target, 30
 				c := h.Command(spec)
 				for _, code := range []int{0, 2} {
-					cmd := exec.Command("sh", "-c", strings.Replace(c, "hook:"+ev.target, "hook:"+ev.target+" -code="+string(rune('0'+code)), 1))
+					cmd := exec.Command("sh", "-c", strings.Replace(h.ShellText(c), "hook:"+ev.target, "hook:"+ev.target+" -code="+string(rune('0'+code)), 1))
 					cmd.Dir = filepath.Join(root, "bin")
 					cmd.Env = append(append(os.Environ(), projectEnv(root)...), "PATH="+tools, harness.SealEnv+"=1")
 					cmd.Env = append(cmd.Env, bin.env...)
@@ -196,7 +196,7 @@ func TestAMissingBinaryBlocksOnlyWatchedTools(t *testing.T) {
 			{`{"tool_input":{}}`, 2},
 			{``, 2},
 		} {
-			cmd := exec.Command("sh", "-c", c)
+			cmd := exec.Command("sh", "-c", h.ShellText(c))
 			cmd.Dir = root
 			cmd.Env = append(append(os.Environ(), projectEnv(root)...), "PATH="+tools)
 			cmd.Stdin = strings.NewReader(tc.payload)

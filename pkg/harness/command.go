@@ -174,7 +174,20 @@ func (h *Harness) Command(c CommandSpec) string {
 	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory or a build for another system or a truncated file)"; ` +
 		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary or one built before this install)"; fi; `)
 	b.WriteString(module + `echo "magehook: ` + quoted + ` $w; ` + fix + `" >&2; exit ` + code)
+	if h.BracesSubstituted {
+		return strings.ReplaceAll(b.String(), "${", `\${`)
+	}
 	return b.String()
+}
+
+// ShellText is the text the shell runs for one of the harness's installed
+// commands: with BracesSubstituted, what is left once the harness has read
+// each \${ as ${ (no ${NAME} is left for it to replace).
+func (h *Harness) ShellText(command string) string {
+	if h.BracesSubstituted {
+		return strings.ReplaceAll(command, `\${`, "${")
+	}
+	return command
 }
 
 // toolSniff is the shell that reads the payload's tool name into t (empty

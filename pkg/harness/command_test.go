@@ -38,7 +38,7 @@ func TestThePresentBinaryCostsOneWait(t *testing.T) {
 		}
 		for _, ev := range []struct{ name, target string }{{"PreToolUse", "preToolUse"}, {"Stop", "stop"}} {
 			c := h.Command(harness.CommandSpec{Binary: "bin/magehook", Event: ev.name, Target: ev.target, Timeout: 30, GateAll: true})
-			cmd := exec.Command("sh", "-c", c)
+			cmd := exec.Command("sh", "-c", h.ShellText(c))
 			cmd.Dir = filepath.Join(root, "bin") // Codex and Cursor walk up from here
 			cmd.Env = append(os.Environ(), projectEnv(root)...)
 			out, err := cmd.Output()

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/magehook/magehook/pkg/hook"
 )
@@ -106,23 +105,7 @@ func normalizeCopilot(h *Harness, m map[string]any, common string) {
 
 // shellExit reads the exit code Copilot appends to a shell command's
 // result ("<shellId: 0 completed with exit code 3>").
-func shellExit(s string) (int, bool) {
-	i := strings.LastIndex(s, "completed with exit code ")
-	if i < 0 {
-		return 0, false
-	}
-	rest := s[i+len("completed with exit code "):]
-	n := 0
-	digits := 0
-	for _, r := range rest {
-		if r < '0' || r > '9' {
-			break
-		}
-		n = n*10 + int(r-'0')
-		digits++
-	}
-	return n, digits > 0
-}
+func shellExit(s string) (int, bool) { return lastExitCode(s, "completed with exit code ") }
 
 // renderCopilot writes Copilot's flat answer: Claude Code's, with the
 // fields of hookSpecificOutput moved to the top level (hookEventName

@@ -1,6 +1,6 @@
 // Package harness holds one value per coding agent that runs magehook's
-// hooks: Claude Code, Codex, Copilot CLI, Cursor, Factory Droid, Gemini
-// CLI, OpenCode and Qwen Code.
+// hooks: Claude Code, Auggie, Codex, Copilot CLI, Cursor, Factory Droid,
+// Gemini CLI, OpenCode, Pi and Qwen Code.
 // A value declares everything that differs between them — its
 // configuration file and its layout, its event and tool names, how its
 // payload maps onto the common one (Claude Code's), how an answer renders
@@ -32,7 +32,8 @@ const (
 	// Flat: hooks.<event> is a list of command entries, each with its own
 	// matcher (Copilot, Cursor).
 	Flat
-	// Plugin: a program the harness loads, written whole (OpenCode).
+	// Plugin: a program the harness loads, written whole (OpenCode's
+	// plugin, Pi's extension): Harness.Plugin writes it.
 	Plugin
 )
 
@@ -96,6 +97,9 @@ type Harness struct {
 	EventKey func(key string) bool
 	// Trust says how the user lets the harness run a project's hooks.
 	Trust string
+	// NotLive, when set, is why the live suite cannot run the client
+	// offline, with the evidence: its pinned package is read, not run.
+	NotLive string
 	// Review, when set, is what install says after writing the file: the
 	// harness runs a new or changed hook only once the user reviewed it.
 	Review string
@@ -106,6 +110,18 @@ type Harness struct {
 	// OffSwitches are settings of the harness's file that stop every hook
 	// from running; the doctor reports each one set.
 	OffSwitches []Setting
+	// Overrides, when set, is a second file of the checkout holding a hooks
+	// object on its own, whose events replace the same events of File
+	// (Droid's .factory/hooks.json): the doctor reports each event of
+	// magehook's it holds, and each off switch (a "hooks." path of
+	// OffSwitches) set at its top; the agent's own gates protect it as they
+	// protect File.
+	Overrides string
+	// Guarded are other files of the checkout through which the harness
+	// can be told to skip magehook (Pi's .pi/settings.json can disable an
+	// extension, Auggie's .augment/settings.local.json holds hooks too):
+	// the agent's own gates protect them as they protect File.
+	Guarded []string
 	// WayOut is the sentence a deny on a protected branch ends with: how
 	// the model in this harness moves its work to a worktree.
 	WayOut string
@@ -118,12 +134,22 @@ type Harness struct {
 	// payload read moves the first one present to tool_input.workdir,
 	// where payload.WorkDir looks.
 	WorkDirFields []string
+	// BracesSubstituted: the harness replaces ${NAME} and ${NAME:-x} in
+	// the command text with its own environment's values before a shell
+	// sees it, and reads \${ as a literal ${ (Auggie): the command writes
+	// each of its ${ as \${.
+	BracesSubstituted bool
 	// ToolField is the payload field naming the tool ("" is tool_name),
 	// which an installed command reads when the binary is missing.
 	ToolField string
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int
+
+	// Plugin writes the program of a Plugin layout from its spec; its first
+	// line starts with PluginMarker, which marks the file as magehook's.
+	Plugin       func(PluginSpec) string
+	PluginMarker string
 
 	events    func() []Name
 	tools     func() []Name
@@ -132,12 +158,28 @@ type Harness struct {
 	worktree  string
 }
 
+// PluginSpec is what a Plugin harness's program is generated from.
+type PluginSpec struct {
+	// Binary is hook.binary, relative to the checkout.
+	Binary string
+	// Gated are the (Claude Code) tool names a PreToolUse gate watches;
+	// nil means every tool.
+	Gated []string
+}
+
+// OwnsPlugin reports whether a Plugin harness's file is magehook's.
+func (h *Harness) OwnsPlugin(data []byte) bool {
+	return h.PluginMarker != "" && strings.HasPrefix(string(data), h.PluginMarker)
+}
+
 // Lookup returns a harness by name; "" is Claude Code.
 func Lookup(name string) (*Harness, bool) {
 	var h Harness
 	switch name {
 	case "", "claude":
 		h = claude()
+	case "auggie":
+		h = auggie()
 	case "codex":
 		h = codex()
 	case "copilot":
@@ -150,6 +192,8 @@ func Lookup(name string) (*Harness, bool) {
 		h = gemini()
 	case "opencode":
 		h = opencode()
+	case "pi":
+		h = pi()
 	case "qwen":
 		h = qwen()
 	default:
@@ -160,7 +204,7 @@ func Lookup(name string) (*Harness, bool) {
 
 // Names lists every harness name, Claude Code first.
 func Names() []string {
-	return []string{"claude", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "qwen"}
+	return []string{"claude", "auggie", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"}
 }
 
 // All returns every harness, Claude Code first.

@@ -94,6 +94,24 @@ func exitCodeAfter(s, label string) (int, bool) {
 	return 0, false
 }
 
+// lastExitCode reads the number after the last label in s; false when
+// there is none.
+func lastExitCode(s, label string) (int, bool) {
+	i := strings.LastIndex(s, label)
+	if i < 0 {
+		return 0, false
+	}
+	n, digits := 0, 0
+	for _, r := range s[i+len(label):] {
+		if r < '0' || r > '9' {
+			break
+		}
+		n = n*10 + int(r-'0')
+		digits++
+	}
+	return n, digits > 0
+}
+
 func text(v any) string {
 	switch x := v.(type) {
 	case nil:

@@ -4,7 +4,7 @@ import "github.com/magehook/magehook/pkg/hook"
 
 // opencode is OpenCode (verified against 1.18.33). It runs no hook
 // commands: install writes a plugin (.opencode/plugins/magehook.js, see
-// pkg/settings.OpenCodePlugin) that runs the hook binary on
+// openCodePlugin) that runs the hook binary on
 // tool.execute.before and tool.execute.after with a Claude Code shaped
 // payload it builds itself — but for apply_patch ({patchText}, which it
 // offers gpt-5 models instead of edit and write), mapped here onto an
@@ -13,11 +13,13 @@ import "github.com/magehook/magehook/pkg/hook"
 // every model call's system prompt.
 func opencode() Harness {
 	return Harness{
-		Name:     "opencode",
-		Client:   "OpenCode",
-		File:     ".opencode/plugins/magehook.js",
-		Layout:   Plugin,
-		Matchers: MatchClaude,
+		Name:         "opencode",
+		Client:       "OpenCode",
+		File:         ".opencode/plugins/magehook.js",
+		Layout:       Plugin,
+		Plugin:       openCodePlugin,
+		PluginMarker: openCodeMarker,
+		Matchers:     MatchClaude,
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			", then pass its directory as workdir to bash and edit files under it.",
 		Trust:     "OpenCode loads every plugin in the project's .opencode/plugins at start, with no review.",

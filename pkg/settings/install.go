@@ -64,11 +64,11 @@ func (in Installer) home() string {
 func (in Installer) Install() (Outcome, error) {
 	h := in.harness()
 	if h.Layout == harness.Plugin {
-		spec, err := OpenCodeSpecFor(in.Config, in.Handlers)
+		spec, err := PluginSpecFor(in.Config, in.Handlers, h)
 		if err != nil {
 			return Outcome{}, err
 		}
-		return in.rewrite(func(old []byte) ([]byte, error) { return EditOpenCodePlugin(old, spec, true) })
+		return in.rewrite(func(old []byte) ([]byte, error) { return EditPlugin(old, h, spec, true) })
 	}
 	var entries []Entry
 	var err error
@@ -110,7 +110,7 @@ func (in Installer) Uninstall() (Outcome, error) {
 		case old == nil:
 			return nil, nil
 		case h.Layout == harness.Plugin:
-			return EditOpenCodePlugin(old, OpenCodeSpec{}, false)
+			return EditPlugin(old, h, harness.PluginSpec{}, false)
 		}
 		return Edit(old, h, in.owner(old), nil)
 	})

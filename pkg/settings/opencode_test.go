@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/magehook/magehook/pkg/settings"
+	"github.com/magehook/magehook/pkg/harness"
 )
 
 // driver loads the plugin as OpenCode does and calls its hooks; each line
@@ -33,7 +33,7 @@ func sealed(script string) string {
 	return head + "\n" + `trap 'c=$?; [ "$MAGEHOOK_SEAL" = "$PPID" ] && exit $((c+100))' EXIT` + "\n" + rest
 }
 
-func runPlugin(t *testing.T, spec settings.OpenCodeSpec, bin, steps string) []string {
+func runPlugin(t *testing.T, spec harness.PluginSpec, bin, steps string) []string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -51,7 +51,8 @@ func runPlugin(t *testing.T, spec settings.OpenCodeSpec, bin, steps string) []st
 		writeFile(t, filepath.Join(root, "bin", "magehook"), bin, 0o755)
 	}
 	plugin := filepath.Join(root, ".opencode", "plugins", "magehook.js")
-	writeFile(t, plugin, settings.OpenCodePlugin(spec), 0o644)
+	op, _ := harness.Lookup("opencode")
+	writeFile(t, plugin, op.Plugin(spec), 0o644)
 	drv := filepath.Join(root, "driver.mjs")
 	writeFile(t, drv, driver, 0o644)
 	cmd := exec.Command(node, drv, plugin, sub, steps)
@@ -64,7 +65,7 @@ func runPlugin(t *testing.T, spec settings.OpenCodeSpec, bin, steps string) []st
 }
 
 func TestOpenCodePluginFailsClosed(t *testing.T) {
-	spec := settings.OpenCodeSpec{Binary: "bin/magehook", Gated: []string{"Bash", "Edit", "Write"}}
+	spec := harness.PluginSpec{Binary: "bin/magehook", Gated: []string{"Bash", "Edit", "Write"}}
 	steps := `[{"tool":"bash","args":{"command":"ls"}},{"tool":"read","args":{"filePath":"x"}},{"tool":"apply_patch","args":{"patchText":"*** Begin Patch"}}]`
 	for name, bin := range map[string]string{
 		"missing and not buildable": "",
@@ -91,7 +92,7 @@ hook:preToolUse) echo "$payload" >&2; exit 2 ;;
 esac
 `
 	steps := `[{"system":true},{"system":true},{"tool":"bash","args":{"command":"ls","workdir":"../elsewhere"}},{"tool":"apply_patch","args":{"patchText":"p"}}]`
-	got := runPlugin(t, settings.OpenCodeSpec{Binary: "bin/magehook"}, sealed(bin), steps)
+	got := runPlugin(t, harness.PluginSpec{Binary: "bin/magehook"}, sealed(bin), steps)
 	want := []string{`system ["today is Monday"]`, `system ["today is Monday"]`}
 	if len(got) != 4 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("the SessionStart context joins every model call's system prompt:\n%s", strings.Join(got, "\n"))

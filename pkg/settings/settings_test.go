@@ -616,7 +616,8 @@ func TestHarnessInstalls(t *testing.T) {
 			foreignDoc = `{"version": 1, "keep": {"x": 1.50}, "hooks": {"PreToolUse": [{"type": "command", "command": "./theirs.sh"}]}}`
 		case "gemini":
 			foreignDoc = `{"keep": {"x": 1.50}, "hooks": {"disabled": ["x"], "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./theirs.sh", "timeout": 5000}]}]}}`
-		case "opencode":
+		}
+		if h.Layout == harness.Plugin {
 			foreignDoc = ""
 		}
 		if foreignDoc != "" {
@@ -631,9 +632,9 @@ func TestHarnessInstalls(t *testing.T) {
 			t.Errorf("%s: a second install changed the file: %v", h.Name, err)
 		}
 		text := string(first)
-		if h.Name == "opencode" {
-			if !strings.Contains(text, `spawnSync(bin, [target, "-harness=opencode"]`) || !strings.Contains(text, `"bin/magehook"`) {
-				t.Errorf("opencode plugin:\n%s", text)
+		if h.Layout == harness.Plugin {
+			if !strings.Contains(text, `spawnSync(bin, [target, "-harness=`+h.Name+`"]`) || !strings.Contains(text, `"bin/magehook"`) {
+				t.Errorf("%s plugin:\n%s", h.Name, text)
 			}
 		} else {
 			for _, keep := range []string{`"x": 1.50`, "./theirs.sh", " -harness=" + h.Name + ";"} {
@@ -669,9 +670,9 @@ func TestHarnessInstalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		after, err := os.ReadFile(in.Path())
-		if h.Name == "opencode" {
+		if h.Layout == harness.Plugin {
 			if err == nil {
-				t.Errorf("opencode: uninstall left the plugin")
+				t.Errorf("%s: uninstall left the plugin", h.Name)
 			}
 			continue
 		}
@@ -679,11 +680,12 @@ func TestHarnessInstalls(t *testing.T) {
 			t.Errorf("%s: after uninstall:\n%s", h.Name, after)
 		}
 	}
-	foreignPlugin := filepath.Join(cfg.Root(), ".opencode", "plugins", "magehook.js")
-	writeFile(t, foreignPlugin, "export const X = 1\n", 0o644)
-	op, _ := harness.Lookup("opencode")
-	if _, err := (settings.Installer{Config: cfg, Handlers: handlers, Harness: op}).Install(); err == nil || !strings.Contains(err.Error(), "magehook did not write it") {
-		t.Errorf("a foreign plugin file: %v", err)
+	for _, name := range []string{"opencode", "pi"} {
+		op, _ := harness.Lookup(name)
+		writeFile(t, filepath.Join(cfg.Root(), filepath.FromSlash(op.File)), "export const X = 1\n", 0o644)
+		if _, err := (settings.Installer{Config: cfg, Handlers: handlers, Harness: op}).Install(); err == nil || !strings.Contains(err.Error(), "magehook did not write it") {
+			t.Errorf("%s: a foreign plugin file: %v", name, err)
+		}
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 // WiringPatterns returns the files that wire magehook into a harness, as
 // filepath.Match patterns relative to a checkout root: every Claude Code
 // settings scope of the checkout (.claude/settings*.json), each other
-// harness's file (HarnessFile), and every file of the directory Copilot
+// harness's file (HarnessFile) and the file that overrides it (Droid's
+// .factory/hooks.json) and the files that can switch it off (Guarded),
+// and every file of the directory Copilot
 // reads its hooks from. Relative to the home directory the same patterns
 // name the user-scope files (~/.claude/settings.json). This is the one
 // list of them: the gate that keeps the agent from editing its own gates
@@ -21,6 +23,12 @@ func WiringPatterns() []string {
 	for _, h := range harness.All() {
 		if !h.IsClaude() {
 			out = append(out, HarnessFile(h))
+		}
+		if h.Overrides != "" {
+			out = append(out, filepath.FromSlash(h.Overrides))
+		}
+		for _, g := range h.Guarded {
+			out = append(out, filepath.FromSlash(g))
 		}
 	}
 	return append(out, filepath.Join(".github", "hooks", "*.json"))

@@ -1,74 +1,16 @@
-package settings
+package harness
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
-
-	"github.com/magehook/magehook/pkg/harness"
-	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 // openCodeMarker starts the plugin file magehook writes; a file without it
 // is another tool's and is never overwritten.
 const openCodeMarker = "// magehook opencode plugin"
 
-// OpenCodeSpec is what the plugin is generated from.
-type OpenCodeSpec struct {
-	// Binary is hook.binary, relative to the checkout.
-	Binary string
-	// Gated are the (Claude Code) tool names a PreToolUse gate watches;
-	// nil means every tool.
-	Gated []string
-}
-
-// OpenCodeSpecFor is the plugin's spec for a checkout: its binary and the
-// tools of its PreToolUse entry.
-func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler) (OpenCodeSpec, error) {
-	bin, err := cfg.Get(toolingrc.KeyHookBinary)
-	if err != nil {
-		return OpenCodeSpec{}, err
-	}
-	spec := OpenCodeSpec{Binary: bin.String(), Gated: []string{}}
-	op, _ := harness.Lookup("opencode")
-	if _, err := EntriesFor(cfg, handlers, op); err != nil {
-		return OpenCodeSpec{}, err
-	}
-	enabled, err := enabledHandlers(cfg, handlers)
-	if err != nil {
-		return OpenCodeSpec{}, err
-	}
-	var pre []hook.Handler
-	for _, h := range enabled {
-		for _, e := range h.Events {
-			if e == "PreToolUse" {
-				pre = append(pre, h)
-			}
-		}
-	}
-	// The gatekeepers' tools, in Claude Code's names (the plugin maps
-	// OpenCode's onto them); every tool when one watches them all.
-	all, _, _ := gatedTools(pre, claudeHarness())
-	switch {
-	case all:
-		spec.Gated = nil
-	default:
-		var gates []hook.Handler
-		for _, h := range pre {
-			if h.Policy == hook.Gatekeeper {
-				gates = append(gates, h)
-			}
-		}
-		if len(gates) > 0 {
-			spec.Gated, _ = hook.ExactNames(coverMatchers(gates))
-		}
-	}
-	return spec, nil
-}
-
-// OpenCodePlugin is the plugin OpenCode loads from .opencode/plugins. It
+// openCodePlugin is the plugin OpenCode loads from .opencode/plugins. It
 // imports nothing but node's own modules. On each tool call it runs the
 // checkout's hook binary with a Claude Code shaped payload on stdin and
 // applies the answer (a deny throws, which is how an OpenCode plugin
@@ -83,7 +25,7 @@ func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler) (OpenCodeSp
 // start it also rebuilds a stale one). A binary that cannot be built or
 // run — missing, killed, timed out, any exit but 0 and 2 — denies the
 // call of a gated tool, and is reported on stderr for the others.
-func OpenCodePlugin(s OpenCodeSpec) string {
+func openCodePlugin(s PluginSpec) string {
 	gated := "null"
 	if s.Gated != nil {
 		b, _ := json.Marshal(s.Gated)
@@ -95,7 +37,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const BINARY = ` + strconv.Quote(strings.ReplaceAll(s.Binary, `\`, "/")) + `;
-const ENSURE = "` + harness.EnsurePackage + `";
+const ENSURE = "` + EnsurePackage + `";
 // The tools a PreToolUse gate watches (null: all of them).
 const GATED = ` + gated + `;
 const TOOLS = { bash: "Bash", edit: "Edit", write: "Write", read: "Read", glob: "Glob", grep: "Grep",
@@ -136,16 +78,16 @@ export const MagehookPlugin = async ({ directory }) => {
       return { failed: "magehook: " + bin + " is missing and could not be built; " + fix() };
     }
     const r = spawnSync(bin, [target, "-harness=opencode"], { input: JSON.stringify(payload), cwd: root,
-      encoding: "utf8", timeout: 30000, env: { ...process.env, ` + harness.SealEnv + `: String(process.pid) } });
+      encoding: "utf8", timeout: 30000, env: { ...process.env, ` + SealEnv + `: String(process.pid) } });
     const stderr = (r.stderr || "").trim();
     if (r.error) return { failed: "magehook: " + bin + ": " + r.error.message };
     if (r.signal) return { failed: "magehook: " + bin + " was killed by " + r.signal + (stderr ? ": " + stderr : "") };
-    // Only magehook's binary seals its answer (` + harness.SealEnv + `): any other code is a failure.
-    if (r.status < ` + strconv.Itoa(harness.SealBase) + ` || r.status >= ` + strconv.Itoa(harness.SealBase+20) + `) {
+    // Only magehook's binary seals its answer (` + SealEnv + `): any other code is a failure.
+    if (r.status < ` + strconv.Itoa(SealBase) + ` || r.status >= ` + strconv.Itoa(SealBase+20) + `) {
       return { failed: "magehook: " + bin + " answered without magehook's seal (exit " + r.status +
         ": not magehook's hook binary, or one built before this install); " + fix() + (stderr ? ": " + stderr : "") };
     }
-    r.status -= ` + strconv.Itoa(harness.SealBase) + `;
+    r.status -= ` + strconv.Itoa(SealBase) + `;
     if (r.status !== 0 && r.status !== 2) return { failed: stderr || "magehook: " + bin + " exited " + r.status };
     if (stderr) process.stderr.write(stderr + "\n");
     return r;
@@ -200,28 +142,4 @@ export const MagehookPlugin = async ({ directory }) => {
   };
 };
 `
-}
-
-// EditOpenCodePlugin returns the plugin file's new bytes: the plugin on
-// install, nothing (removal) on uninstall. A file magehook did not write
-// is refused.
-func EditOpenCodePlugin(old []byte, s OpenCodeSpec, install bool) ([]byte, error) {
-	if old != nil && !strings.HasPrefix(string(old), openCodeMarker) {
-		return nil, errors.New("it exists and magehook did not write it; move it aside or merge the plugin by hand")
-	}
-	if !install {
-		return nil, nil
-	}
-	return []byte(OpenCodePlugin(s)), nil
-}
-
-// OpenCodeDrift compares an installed plugin with the one install writes.
-func OpenCodeDrift(data []byte, s OpenCodeSpec) string {
-	switch {
-	case !strings.HasPrefix(string(data), openCodeMarker):
-		return "not magehook's plugin"
-	case string(data) != OpenCodePlugin(s):
-		return "differs from hook install -harness=opencode"
-	}
-	return ""
 }
