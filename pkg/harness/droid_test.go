@@ -40,8 +40,7 @@ func TestDroidPayloads(t *testing.T) {
 	}
 	// 0.225.2 fires no PostToolUse for a failed call; a result that says
 	// it failed (the text Droid gives the model) reads as a failure.
-	failed := hooktest.HarnessFixture(t, "droid/PostToolUse-execute", map[string]any{
-		"tool_response": "Error: Command failed (exit code: 3)\nls: cannot access '/nope'\n\n\n[Process exited with code 3]"})
+	failed := hooktest.HarnessFixture(t, "droid/PostToolUse-execute-failed", nil)
 	h, _ := harness.Lookup("droid")
 	data, err := h.Normalize(failed, "PostToolUse")
 	if err != nil {

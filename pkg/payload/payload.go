@@ -150,7 +150,10 @@ type Payload struct {
 // listed here.
 func Untyped() []string {
 	return []string{"pricing", "cache_ttl", "estimated_cache_write_usd", "prompt_cache_warm",
-		"timestamp", "tool_call_id", "context_limit", "context_usage", "crons", "input_tokens", "submitted_prompt"}
+		"timestamp", "tool_call_id", "context_limit", "context_usage", "crons", "input_tokens", "submitted_prompt",
+		// Factory Droid's bookkeeping (0.225.2): SessionEnd's message and
+		// time counts, Stop's, SessionStart's env file.
+		"message_count", "session_duration_ms", "elapsed_time", "tool_execution_count", "CLAUDE_ENV_FILE"}
 }
 
 // CapEnv names the environment variable that sets the payload size limit
