@@ -1,6 +1,6 @@
 // Package harness holds one value per coding agent that runs magehook's
-// hooks: Claude Code, Codex, Copilot CLI, Cursor, Factory Droid, Gemini
-// CLI, OpenCode and Qwen Code.
+// hooks: Claude Code, Cline, Codex, Copilot CLI, Cursor, Factory Droid,
+// Gemini CLI, Kilo Code, OpenCode and Qwen Code.
 // A value declares everything that differs between them — its
 // configuration file and its layout, its event and tool names, how its
 // payload maps onto the common one (Claude Code's), how an answer renders
@@ -34,6 +34,10 @@ const (
 	Flat
 	// Plugin: a program the harness loads, written whole (OpenCode).
 	Plugin
+	// Scripts: File is a directory holding one executable per event, named
+	// by the event (Cline's .clinerules/hooks/PreToolUse), each written
+	// whole.
+	Scripts
 )
 
 // Name pairs a harness's own name for an event or a tool with the common
@@ -116,6 +120,10 @@ type Harness struct {
 	// ToolField is the payload field naming the tool ("" is tool_name),
 	// which an installed command reads when the binary is missing.
 	ToolField string
+	// BlocksByAnswer: the client reads no exit code (Cline), so a block —
+	// the binary's when a gate cannot decide, the installed command's when
+	// the binary cannot answer — is written as the deny answer on stdout.
+	BlocksByAnswer bool
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int
@@ -143,10 +151,14 @@ func Lookup(name string) (*Harness, bool) {
 		h = droid()
 	case "gemini":
 		h = gemini()
+	case "kilo":
+		h = kilo()
 	case "opencode":
 		h = opencode()
 	case "qwen":
 		h = qwen()
+	case "cline":
+		h = cline()
 	default:
 		return nil, false
 	}
@@ -155,7 +167,7 @@ func Lookup(name string) (*Harness, bool) {
 
 // Names lists every harness name, Claude Code first.
 func Names() []string {
-	return []string{"claude", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "qwen"}
+	return []string{"claude", "cline", "codex", "copilot", "cursor", "droid", "gemini", "kilo", "opencode", "qwen"}
 }
 
 // All returns every harness, Claude Code first.
@@ -200,6 +212,21 @@ func (h *Harness) ProjectVar() string {
 
 // IsClaude reports whether h is Claude Code (whose file has scopes).
 func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }
+
+// BlocksOnlyByAnswer implements hook's optional answer-only harness: a
+// gate that cannot decide answers with Render's deny, not exit 2.
+func (h *Harness) BlocksOnlyByAnswer() bool { return h.BlocksByAnswer }
+
+// blockAnswer is the deny the installed command prints when the binary
+// cannot answer a gated call, as a shell word; "" when exit 2 is the block.
+func (h *Harness) blockAnswer() string {
+	if !h.BlocksByAnswer {
+		return ""
+	}
+	ev, _ := hook.Lookup("PreToolUse")
+	a := h.Render(ev, hook.Deny("magehook: the hook binary could not answer and a gate watches this call: it is blocked (the gate fails closed); see the hook's stderr and run go tool mage hook:build"))
+	return "'" + strings.ReplaceAll(strings.TrimSpace(string(a.Stdout)), "'", `'\''`) + "'"
+}
 
 // HarnessName implements hook.Harness.
 func (h *Harness) HarnessName() string { return h.Name }

@@ -11,12 +11,23 @@ import (
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
-// openCodeMarker starts the plugin file magehook writes; a file without it
-// is another tool's and is never overwritten.
-const openCodeMarker = "// magehook opencode plugin"
+// pluginMarker starts the plugin file magehook writes for a harness ("//
+// magehook opencode plugin"); a file without it is another tool's and is
+// never overwritten.
+func pluginMarker(harnessName string) string {
+	if harnessName == "" {
+		harnessName = "opencode"
+	}
+	return "// magehook " + harnessName + " plugin"
+}
 
-// OpenCodeSpec is what the plugin is generated from.
+// OpenCodeSpec is what the plugin is generated from: OpenCode's, and the
+// same plugin for the clients that descend from OpenCode and load its
+// plugins (Kilo Code).
 type OpenCodeSpec struct {
+	// Harness is the -harness= name the plugin runs the binary with ("" is
+	// opencode).
+	Harness string
 	// Binary is hook.binary, relative to the checkout.
 	Binary string
 	// Gated are the (Claude Code) tool names a PreToolUse gate watches;
@@ -26,14 +37,13 @@ type OpenCodeSpec struct {
 
 // OpenCodeSpecFor is the plugin's spec for a checkout: its binary and the
 // tools of its PreToolUse entry.
-func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler) (OpenCodeSpec, error) {
+func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness) (OpenCodeSpec, error) {
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
 		return OpenCodeSpec{}, err
 	}
-	spec := OpenCodeSpec{Binary: bin.String(), Gated: []string{}}
-	op, _ := harness.Lookup("opencode")
-	if _, err := EntriesFor(cfg, handlers, op); err != nil {
+	spec := OpenCodeSpec{Harness: h.Name, Binary: bin.String(), Gated: []string{}}
+	if _, err := EntriesFor(cfg, handlers, h); err != nil {
 		return OpenCodeSpec{}, err
 	}
 	enabled, err := enabledHandlers(cfg, handlers)
@@ -89,7 +99,11 @@ func OpenCodePlugin(s OpenCodeSpec) string {
 		b, _ := json.Marshal(s.Gated)
 		gated = string(b)
 	}
-	return openCodeMarker + `: written by go tool mage hook:install -harness=opencode; do not edit.
+	name := s.Harness
+	if name == "" {
+		name = "opencode"
+	}
+	return pluginMarker(name) + `: written by go tool mage hook:install -harness=` + name + `; do not edit.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -133,7 +147,7 @@ export const MagehookPlugin = async ({ directory }) => {
     if (!fs.existsSync(bin) && !ensure(false)) {
       return { failed: "magehook: " + bin + " is missing and could not be built; run go tool mage hook:build in " + root };
     }
-    const r = spawnSync(bin, [target, "-harness=opencode"], { input: JSON.stringify(payload), cwd: root,
+    const r = spawnSync(bin, [target, "-harness=` + name + `"], { input: JSON.stringify(payload), cwd: root,
       encoding: "utf8", timeout: 30000, env: { ...process.env, ` + harness.SealEnv + `: String(process.pid) } });
     const stderr = (r.stderr || "").trim();
     if (r.error) return { failed: "magehook: " + bin + ": " + r.error.message };
@@ -204,7 +218,7 @@ export const MagehookPlugin = async ({ directory }) => {
 // install, nothing (removal) on uninstall. A file magehook did not write
 // is refused.
 func EditOpenCodePlugin(old []byte, s OpenCodeSpec, install bool) ([]byte, error) {
-	if old != nil && !strings.HasPrefix(string(old), openCodeMarker) {
+	if old != nil && !strings.HasPrefix(string(old), pluginMarker(s.Harness)) {
 		return nil, errors.New("it exists and magehook did not write it; move it aside or merge the plugin by hand")
 	}
 	if !install {
@@ -216,10 +230,10 @@ func EditOpenCodePlugin(old []byte, s OpenCodeSpec, install bool) ([]byte, error
 // OpenCodeDrift compares an installed plugin with the one install writes.
 func OpenCodeDrift(data []byte, s OpenCodeSpec) string {
 	switch {
-	case !strings.HasPrefix(string(data), openCodeMarker):
+	case !strings.HasPrefix(string(data), pluginMarker(s.Harness)):
 		return "not magehook's plugin"
 	case string(data) != OpenCodePlugin(s):
-		return "differs from hook install -harness=opencode"
+		return "differs from hook install -harness=" + s.Harness
 	}
 	return ""
 }
