@@ -42,7 +42,7 @@ func (c *Consumer) cline(t *testing.T, cl live.Client, srv *modelserver.Server, 
 	if out, err := auth.CombinedOutput(); err != nil {
 		t.Fatalf("cline auth: %v\n%s", err, out)
 	}
-	cmd := exec.CommandContext(ctx, cl.Path(), "--auto-approve", "true", "-c", dir, "-P", "openai-compatible", "-m", "gpt-4o", prompt)
+	cmd := exec.CommandContext(ctx, cl.Path(), append(append([]string{"--json"}, clineExtra...), "--auto-approve", "true", "-c", dir, "-P", "openai-compatible", "-m", "gpt-4o", prompt)...)
 	cmd.Dir, cmd.Env = dir, env
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -65,16 +65,22 @@ func clineCommit() modelserver.Call {
 	return modelserver.Call{Name: "run_commands", Input: map[string]any{"commands": []any{`git commit -am "agent change"`}}}
 }
 
-func clineEdit(dir string) modelserver.Call {
-	return modelserver.Call{Name: "editor", Input: map[string]any{"path": filepath.Join(dir, "README.md"), "old_text": "# consumer", "new_text": "# consumer, edited"}}
+// clinePatch is an edit as Cline offers it to a gpt-* model: apply_patch
+// (its editor tool is offered to other models instead).
+func clinePatch(body string) modelserver.Call {
+	return modelserver.Call{Name: "apply_patch", Input: map[string]any{"input": "*** Begin Patch\n" + body + "*** End Patch\n"}}
+}
+
+func clineEdit() modelserver.Call {
+	return clinePatch("*** Update File: README.md\n@@\n-# consumer\n+# consumer, edited\n")
 }
 
 // TestClineGuardsMainInAFreshClone: a clone of a repository with the
 // committed .clinerules/hooks has no bin/magehook; the first PreToolUse
 // builds it. On main the commit and the edit are cancelled before they
-// run — Cline's cancel ends the task, so each is a task of its own, and
-// the reason is shown to the user, not sent to the model — and nothing
-// moves; on a feature branch the commit and the edit happen, and
+// run and nothing moves — Cline's cancel aborts the whole task, so each is
+// a task of its own, and the reason reaches neither the model nor the
+// user (the CLI reports "aborted by another client"); on a feature branch the commit and the edit happen, and
 // formatter's PostToolUse context reaches the model.
 func TestClineGuardsMainInAFreshClone(t *testing.T) {
 	cl := requireClient(t, "cline")
@@ -94,7 +100,7 @@ func TestClineGuardsMainInAFreshClone(t *testing.T) {
 		want string
 	}{
 		{"commit", clineCommit(), "git commit would move the protected branch main"},
-		{"edit", clineEdit(clone), "protected branch main"},
+		{"edit", clineEdit(), "protected branch main"},
 	} {
 		t.Run("main/"+step.name, func(t *testing.T) {
 			srv, err := modelserver.Start(clineScript("do the work", step.call))
@@ -107,19 +113,22 @@ func TestClineGuardsMainInAFreshClone(t *testing.T) {
 			if after := c.head(t, clone, "HEAD"); after != before || strings.Contains(read(t, filepath.Join(clone, "README.md")), "edited") {
 				t.Errorf("main moved or README changed: %s -> %s\n%s", before, after, s.Out)
 			}
-			if !strings.Contains(s.Out, step.want) {
-				t.Errorf("the reason %q was not shown\n%s", step.want, s.Out)
+			if !strings.Contains(s.Out, `"finishReason":"aborted"`) {
+				t.Errorf("the task was not cancelled\n%s", s.Out)
 			}
 			if srv.Reached(step.want) {
 				t.Errorf("the reason reached the model: Cline's cancel was expected to end the task\n%s", srv.Dump())
+			}
+			if strings.Contains(s.Out, step.want) {
+				t.Logf("Cline now shows the reason: the harness table's note is out of date")
 			}
 		})
 	}
 	t.Run("feature", func(t *testing.T) {
 		c.Run(t, clone, "git", "checkout", "-q", "-b", "feature")
 		add := filepath.Join(clone, "add.go")
-		srv, err := modelserver.Start(clineScript("do the work", clineCommit(), clineEdit(clone),
-			modelserver.Call{Name: "editor", Input: map[string]any{"path": add, "new_text": messyGo}}))
+		srv, err := modelserver.Start(clineScript("do the work", clineCommit(), clineEdit(),
+			clinePatch("*** Add File: add.go\n+"+strings.ReplaceAll(strings.TrimSuffix(messyGo, "\n"), "\n", "\n+")+"\n")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +158,8 @@ func TestClineGuardsMainInAFreshClone(t *testing.T) {
 	capture(t, cl, c, "TestClineGuardsMainInAFreshClone", records, nil)
 	captureHarness(t, c, "cline", records, map[string]func(Record) bool{
 		"PreToolUse-run_commands": clineTool("PreToolUse", "run_commands"),
-		"PreToolUse-editor":       clineTool("PreToolUse", "editor"),
-		"PostToolUse-editor":      clineTool("PostToolUse", "editor"),
+		"PreToolUse-apply_patch":  clineTool("PreToolUse", "apply_patch"),
+		"PostToolUse-apply_patch": clineTool("PostToolUse", "apply_patch"),
 		"TaskStart":               event("TaskStart"),
 	}, clone)
 }
@@ -166,13 +175,14 @@ func clineTool(event, name string) func(Record) bool {
 }
 
 // TestClineMisspeltToolingrcClosesTheGates: a .toolingrc with a misspelt
-// gate key cancels the commit on main with a reason naming the line;
-// main does not move.
+// gate key cancels the commit on main and main does not move; the hook's
+// answer names the line (Cline itself shows the reason nowhere).
 func TestClineMisspeltToolingrcClosesTheGates(t *testing.T) {
 	cl := requireClient(t, "cline")
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.Install(t, "cline")
+	clineHome(t, c)
 	write(t, c.Dir, ".toolingrc", strings.Replace(catalogue, "hook.enable branchguard", "hook.enabel branchguard", 1))
 	write(t, c.Dir, "README.md", "# consumer\nchanged\n")
 	before := c.head(t, c.Dir, "HEAD")
@@ -185,7 +195,20 @@ func TestClineMisspeltToolingrcClosesTheGates(t *testing.T) {
 	if after := c.head(t, c.Dir, "HEAD"); after != before {
 		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s\n%s", before, after, s.Out)
 	}
-	if !strings.Contains(s.Out, "hook.enabel: unknown key; did you mean hook.enable?") {
-		t.Errorf("the configuration error was not shown\n%s", s.Out)
+	if !strings.Contains(s.Out, `"finishReason":"aborted"`) {
+		t.Errorf("the task was not cancelled\n%s", s.Out)
+	}
+	// Cline shows the reason nowhere: the hook's answer to the payload it
+	// was sent, run again as Cline runs it, carries it.
+	pre := Of(c.Records(t), "PreToolUse")
+	if len(pre) == 0 {
+		t.Fatalf("no PreToolUse was recorded\n%s", s.Out)
+	}
+	cmd := exec.Command("sh", filepath.Join(c.Dir, ".clinerules", "hooks", "PreToolUse"))
+	cmd.Dir, cmd.Env, cmd.Stdin = c.Dir, c.Env, strings.NewReader(string(pre[0].Raw))
+	answer, _ := cmd.Output()
+	if !strings.Contains(string(answer), `"cancel":true`) || !strings.Contains(string(answer), "hook.enabel: unknown key; did you mean hook.enable?") {
+		t.Errorf("the hook's answer is not a cancel naming the misspelt key: %s", answer)
 	}
 }
+var clineExtra []string
