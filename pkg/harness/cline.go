@@ -41,7 +41,9 @@ func cline() Harness {
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			" and cd into the directory it prints in each command (or start cline there).",
 		Trust: "Cline runs every hook file of the workspace's .clinerules/hooks (and ~/.cline/hooks) with no review and no switch to turn them off; " +
-			"only PreToolUse and PostToolUse answers are read, the other hooks run detached.",
+			"only PreToolUse and PostToolUse answers are read, the other hooks run detached. " +
+			"A deny is a cancel: the call does not run, but the whole task ends (\"aborted by another client\") and the reason reaches neither the model nor the user; " +
+			"a hook that runs past Cline's 120 s is skipped and the call goes on.",
 		events: func() []Name {
 			return []Name{{"TaskStart", "SessionStart"}, {"UserPromptSubmit", "UserPromptSubmit"}, {"PreToolUse", "PreToolUse"},
 				{"PostToolUse", "PostToolUse"}, {"TaskComplete", "Stop"}, {"SessionShutdown", "SessionEnd"}}
