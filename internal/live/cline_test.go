@@ -211,4 +211,5 @@ func TestClineMisspeltToolingrcClosesTheGates(t *testing.T) {
 		t.Errorf("the hook's answer is not a cancel naming the misspelt key: %s", answer)
 	}
 }
+
 var clineExtra []string

@@ -29,9 +29,13 @@ func ScriptPath(h *harness.Harness, native string) string {
 }
 
 // editScript returns a script's new bytes: want, or nil (removal) when
-// want is empty. A file magehook did not write is refused.
+// want is empty. A file magehook did not write is refused where magehook
+// would write, and left as it is where it would remove.
 func editScript(h *harness.Harness, old []byte, want string) ([]byte, error) {
 	if old != nil && !isOurScript(h, old) {
+		if want == "" {
+			return old, nil // another tool's hook of an event magehook does not answer
+		}
 		return nil, errors.New("it exists and magehook did not write it; move it aside or merge magehook's hook into it by hand")
 	}
 	if want == "" {
