@@ -98,12 +98,13 @@ func TestTheBinaryIsBuiltOnFirstNeed(t *testing.T) {
 		t.Skip("go is in /usr/bin; cannot hide it")
 	}
 	code, out, errOut = runHook(t, pre(claude), repo, payload, "CLAUDE_PROJECT_DIR="+repo, noGo)
-	if code != 2 || out != "" || !strings.Contains(errOut, "go tool mage hook:build") {
+	fix := "run go -C '" + repo + "' tool mage -w '" + repo + "' hook:build"
+	if code != 2 || out != "" || !strings.Contains(errOut, fix) {
 		t.Errorf("a gate without a binary must block with the fix: exit %d %q %q", code, out, errOut)
 	}
 	stop := claude.Command(harness.CommandSpec{Binary: "bin/magehook", Event: "Stop", Target: "stop", Timeout: 30})
 	code, _, errOut = runHook(t, stop, repo, `{}`, "CLAUDE_PROJECT_DIR="+repo, noGo)
-	if code != 1 || !strings.Contains(errOut, "go tool mage hook:build") {
+	if code != 1 || !strings.Contains(errOut, fix) {
 		t.Errorf("another event goes on with a visible error: exit %d %q", code, errOut)
 	}
 }

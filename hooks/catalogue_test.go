@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/magehook/magehook/hooks"
+	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/hooktest"
+	"github.com/magehook/magehook/pkg/lifecycle"
 )
 
 func TestEveryHandlerIsDeclaredAndDocumented(t *testing.T) {
@@ -108,5 +110,23 @@ func TestTheWholeCatalogueRunsOnAMinimalConfiguration(t *testing.T) {
 	// The handlers ran: lastpayload kept the events it saw.
 	if kept, _ := filepath.Glob(filepath.Join(root, ".magehook", "last", "*", "*.json")); len(kept) < 20 {
 		t.Errorf("lastpayload kept %d payloads", len(kept))
+	}
+}
+
+// TestNoCatalogueMatcherIsCompiled: every catalogue matcher is one Match
+// answers without building a regular expression (a list of names, an
+// alternation of names with ".*"), so no call compiles one for the
+// catalogue; and Compiles tells them from one that is compiled.
+func TestNoCatalogueMatcherIsCompiled(t *testing.T) {
+	for _, h := range append(hooks.All(), lifecycle.Handlers()...) {
+		if hook.Compiles(h.Matcher) {
+			t.Errorf("%s: matcher %q is compiled on every call that reaches it; write it as names (Edit|Write) or names with .* (mcp__.*)", h.Name, h.Matcher)
+		}
+	}
+	for m, want := range map[string]bool{"": false, "*": false, "Bash": false, "Edit|Write": false, "mcp__.*": false, "Read|mcp__.*": false, "Edit.*|Write": false,
+		"^Bash$": true, "mcp__.*__write": true, "(Edit|Write)": true, "Notebook[A-Z].*": true} {
+		if got := hook.Compiles(m); got != want {
+			t.Errorf("Compiles(%q) = %v, want %v", m, got, want)
+		}
 	}
 }

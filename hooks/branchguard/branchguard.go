@@ -87,6 +87,13 @@
 // file system make MAIN the same ref as main. A write through a symbolic
 // link the command itself makes is judged where the link leads.
 //
+// Each repository a call reaches is judged by its own policy (policy.go):
+// a git -C, cd, GIT_DIR, --git-dir or edited path into another checkout
+// protects what that checkout's main .toolingrc protects, or nothing
+// when it does not enable branchguard, and the gate runs for that
+// (hook.Handler.Reach) also where the caller's configuration does not
+// enable it.
+//
 // guard.protect takes branch names and <remote>/HEAD, which is whatever
 // branch refs/remotes/<remote>/HEAD names (set by clone or git remote
 // set-head; read without the network). hook.warn branchguard turns the gate
@@ -119,18 +126,23 @@ import (
 
 // Handler is the catalogue entry.
 var Handler = hook.Handler{
-	Name:    "branchguard",
+	Name:    name,
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
 	Matcher: "", // every tool: an MCP tool or another client's may write on a protected checkout
 	Policy:  hook.Gatekeeper,
+	Reach:   true, // a call into another repository is judged by that one's policy (policy.go)
 	Run:     run,
 }
 
 func run(c *hook.Call) (hook.Result, error) {
-	v, err := c.Config.Get(toolingrc.KeyGuardProtect)
-	if err != nil {
-		return hook.Result{}, err
+	defer calls.Delete(c)
+	var v toolingrc.Value
+	if !c.ReachOnly {
+		var err error
+		if v, err = c.Config.Get(toolingrc.KeyGuardProtect); err != nil {
+			return hook.Result{}, err
+		}
 	}
 	p := c.Payload
 	var fs []Finding
@@ -195,7 +207,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if len(fs) == 0 {
 		return hook.Result{}, nil
 	}
-	return hook.Deny(Message(c.Harness, fs)), nil
+	return decide(c, fs, v.Values), nil
 }
 
 // editDirs are the directories an edited file's relative path may start
@@ -226,8 +238,8 @@ func edit(c *hook.Call, tool, cwd, path string, protect []string) ([]Finding, er
 	if err != nil {
 		return nil, err
 	}
-	ch := &checker{protect: protect}
-	protected := ch.resolveProtect(repo)
+	ch := &checker{protect: protect, in: Input{PolicyOf: policyOf(c, protect)}}
+	protected := ch.resolveProtect(repo, ch.protectOf(repo))
 	if resolved, err := realpath.Resolve(path); err == nil {
 		// Git's ref storage, whatever is checked out: an edit there moves
 		// branches without git.
@@ -281,7 +293,7 @@ func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, err
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo, PolicyOf: policyOf(c, protect)}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil
@@ -290,8 +302,9 @@ func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, err
 }
 
 // Message words findings for the model of a harness: what would happen,
-// which rule forbids it, what to do instead, in that harness's terms.
-func Message(harness string, fs []Finding) string {
+// which rule forbids it, what to do instead, in that harness's terms and
+// with magehook's command as typed in the checkout (hook.Call.Typed).
+func Message(agent, typed string, fs []Finding) string {
 	var b strings.Builder
 	b.WriteString("Blocked by the repository's branch policy (branchguard): ")
 	var details []string
@@ -313,10 +326,6 @@ func Message(harness string, fs []Finding) string {
 	if push {
 		b.WriteString("Push your own branch instead (git push -u origin HEAD from a feature branch) and open a pull request. ")
 	}
-	b.WriteString(wayOut(harness))
+	b.WriteString(harness.WayOutOf(agent, typed))
 	return strings.TrimSpace(b.String())
 }
-
-// wayOut says how to work off the protected branch, in the harness's
-// terms (each harness value's WayOut).
-func wayOut(name string) string { return harness.WayOutOf(name) }

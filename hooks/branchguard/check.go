@@ -50,6 +50,13 @@ type Input struct {
 	// Find finds the checkout of a directory (gitrepo.Find when nil; a
 	// hook passes hook.Call.Repo).
 	Find func(string) (gitrepo.Repo, error)
+	// PolicyOf, when set, is the protected names of a repository whose
+	// own policy governs it (other true; policy.go), or other false for
+	// one the caller's Protect governs.
+	PolicyOf func(gitrepo.Repo) (protect []string, other bool)
+	// Typed is magehook's command as typed in the checkout, for the way
+	// out a deny names (hook.Call.Typed; "" for go tool mage).
+	Typed string
 	// noHooks: the command is a git hook's, whose own git commands do not
 	// follow hooks again.
 	noHooks bool
@@ -96,6 +103,17 @@ type checker struct {
 	protect []string
 	// treeSeen: the git commands whose working-tree change was judged.
 	treeSeen map[int]bool
+	// ownStash marks the stash pops and applies of an entry the command
+	// itself made from the same checkout (stash.go).
+	ownStash map[int]bool
+	// stashPops are the findings of stash pops and applies on a protected
+	// checkout, kept until stashes has marked ownStash.
+	stashPops []stashPop
+}
+
+type stashPop struct {
+	cmd int
+	f   Finding
 }
 
 type repoState struct {
@@ -142,6 +160,12 @@ func Check(in Input) (*Report, error) {
 	for i := range a.Commands {
 		c.command(i)
 	}
+	c.stashes()
+	for _, p := range c.stashPops {
+		if !c.ownStash[p.cmd] {
+			c.find(p.f)
+		}
+	}
 	for _, w := range a.Writes {
 		c.write(w)
 	}
@@ -177,7 +201,7 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 		rs = old
 	} else {
 		rs = &repoState{repo: r}
-		rs.protected = c.resolveProtect(r)
+		rs.protected = c.resolveProtect(r, c.protectOf(r))
 		c.repos[r.GitDir] = rs
 	}
 	c.byDir[key] = rs
@@ -191,9 +215,9 @@ func (c *checker) repoAt(dir, gitDir string) *repoState {
 // what is looked up (protectedKey): refs stored as files on a
 // case-insensitive file system (macOS, Windows) make MAIN the same ref as
 // main, locally and on a remote there.
-func (c *checker) resolveProtect(r gitrepo.Repo) map[string]bool {
+func (c *checker) resolveProtect(r gitrepo.Repo, protect []string) map[string]bool {
 	out := map[string]bool{}
-	for _, p := range c.protect {
+	for _, p := range protect {
 		remote, ok := strings.CutSuffix(p, "/HEAD")
 		if !ok {
 			out[protectedKey(p)] = true
@@ -206,6 +230,17 @@ func (c *checker) resolveProtect(r gitrepo.Repo) map[string]bool {
 		}
 	}
 	return out
+}
+
+// protectOf is what guard.protect is for a repository: its own policy's
+// when Input.PolicyOf says another governs it, else the caller's.
+func (c *checker) protectOf(r gitrepo.Repo) []string {
+	if c.in.PolicyOf != nil {
+		if p, other := c.in.PolicyOf(r); other {
+			return p
+		}
+	}
+	return c.protect
 }
 
 // protectedKey is a branch name as resolveProtect's map holds it.
@@ -575,7 +610,13 @@ func (c *checker) apply(i int, g *gitcmd.Git, e effect, rs *repoState, dyn strin
 	if e.treeWrite != "" && rs != nil {
 		for _, b := range branches {
 			if b == "?" || (b != "-" && rs.isProtected(b)) {
-				c.find(Finding{Rule: RuleWrite, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s of %s, where the protected branch %s is checked out", e.treeWrite, where, b)})
+				f := Finding{Rule: RuleWrite, Ref: b, Where: where, Command: cmd.Text, Detail: fmt.Sprintf("%s of %s, where the protected branch %s is checked out", e.treeWrite, where, b)}
+				if g.Sub == "stash" {
+					// Unless it is a stash this command made here (stash.go).
+					c.stashPops = append(c.stashPops, stashPop{i, f})
+					continue
+				}
+				c.find(f)
 			}
 		}
 	}
@@ -884,6 +925,9 @@ func (c *checker) gitTree(w gitcmd.Write) {
 		c.treeSeen = map[int]bool{}
 	}
 	c.treeSeen[w.Command] = true
+	if c.ownStash[w.Command] {
+		return // a stash the command made here, brought back (stash.go)
+	}
 	cmd := c.a.Commands[w.Command]
 	g := cmd.Git
 	tc, ok := g.TreeChange()
@@ -907,13 +951,7 @@ func (c *checker) gitTree(w gitcmd.Write) {
 	if len(on) == 0 {
 		return
 	}
-	run := func(args ...string) ([]byte, error) {
-		env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
-		if gitDir != "" {
-			env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+rs.repo.Root)
-		}
-		return proc.Output(dir, env, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
-	}
+	run := gitRunner(dir, gitDir, rs)
 	detail := ""
 	switch {
 	case tc.Unknown != "":
@@ -945,6 +983,17 @@ func (c *checker) gitTree(w gitcmd.Write) {
 			name = "(unknown: " + c.whyUnknown(rs) + ")"
 		}
 		c.find(Finding{Rule: RuleWrite, Ref: b, Where: rs.repo.Root, Command: cmd.Text, Detail: fmt.Sprintf("%s in %s, where the protected branch %s is checked out", detail, rs.repo.Root, name)})
+	}
+}
+
+// gitRunner runs git read-only in a checkout the command runs git in.
+func gitRunner(dir, gitDir string, rs *repoState) gitcmd.RunGit {
+	return func(args ...string) ([]byte, error) {
+		env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
+		if gitDir != "" {
+			env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+rs.repo.Root)
+		}
+		return proc.Output(dir, env, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
 	}
 }
 

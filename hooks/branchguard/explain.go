@@ -17,7 +17,7 @@ func Explain(w io.Writer, in Input, harness string) error {
 		return nil
 	}
 	explainModel(w, in, r)
-	explainDecision(w, r, harness, "decision ")
+	explainDecision(w, in, r, harness, "decision ")
 	return nil
 }
 
@@ -32,7 +32,7 @@ func ExplainModel(w io.Writer, in Input, harness string) error {
 		return nil
 	}
 	explainModel(w, in, r)
-	explainDecision(w, r, harness, "branchguard")
+	explainDecision(w, in, r, harness, "branchguard")
 	return nil
 }
 
@@ -135,7 +135,7 @@ func explainModel(w io.Writer, in Input, r *Report) {
 
 // explainDecision writes branchguard's decision, its rules and reason,
 // under the label given.
-func explainDecision(w io.Writer, r *Report, harness, label string) {
+func explainDecision(w io.Writer, in Input, r *Report, harness, label string) {
 	if len(r.Findings) == 0 {
 		fmt.Fprintf(w, "%s allow: nothing in it can move a protected branch or change its checkout\n", label)
 		return
@@ -148,7 +148,7 @@ func explainDecision(w io.Writer, r *Report, harness, label string) {
 		}
 		fmt.Fprintf(w, "  rule %q, ref %s: %s\n", f.Rule, ref, f.Detail)
 	}
-	fmt.Fprintf(w, "reason    %s\n", Message(harness, r.Findings))
+	fmt.Fprintf(w, "reason    %s\n", Message(harness, in.Typed, r.Findings))
 }
 
 func oneLine(s string) string {

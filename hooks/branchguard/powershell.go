@@ -34,7 +34,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 	} else {
 		blind = a.Opaque
 	}
-	ch := &checker{protect: protect}
+	ch := &checker{protect: protect, in: Input{PolicyOf: policyOf(c, protect)}}
 	// protectedAt is the protected branch checked out where path is, or "".
 	protectedAt := func(path string) (branch, root string) {
 		repo, err := c.Repo(path)
@@ -44,7 +44,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		if repo.Unknown != "" {
 			return "(unknown: " + repo.Unknown + ")", repo.Root
 		}
-		if ch.resolveProtect(repo)[protectedKey(repo.Branch)] {
+		if ch.resolveProtect(repo, ch.protectOf(repo))[protectedKey(repo.Branch)] {
 			return repo.Branch, repo.Root
 		}
 		return "", ""
@@ -88,7 +88,7 @@ func powershell(c *hook.Call, protect []string) ([]Finding, error) {
 		}
 		for _, d := range dirs {
 			r, err := Check(Input{Command: line, Dir: d, Home: home, Getenv: computedEnv(c.Getenv, computed), Protect: protect,
-				Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check})
+				Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Check: c.Budget.Check, PolicyOf: policyOf(c, protect)})
 			if err != nil {
 				undecided("branchguard cannot analyse " + line + " (" + err.Error() + ")")
 				continue

@@ -51,16 +51,15 @@ type effect struct {
 	upstream, upstreamOf string
 }
 
-// args splits a subcommand's arguments: flags (each option as written,
-// without its value), values (by option), operands, and the words after
-// "--".
+// args is a subcommand's arguments as the ref rules ask them: flags (each
+// option given, in both its spellings, -f and --force), values (by
+// option, in both), operands, and the words after "--".
 type args struct {
 	flags    []string
 	values   map[string]string
 	operands []gitcmd.Word
 	paths    []gitcmd.Word
 	dashdash bool
-	dynamic  string
 }
 
 func (a *args) has(names ...string) bool {
@@ -74,61 +73,22 @@ func (a *args) has(names ...string) bool {
 	return false
 }
 
-// parseArgs reads git-style options: valued names options that take a
-// value ("-m", "--message"); short options may be bundled (-am).
-func parseArgs(words []gitcmd.Word, valued ...string) args {
-	a := args{values: map[string]string{}}
-	takes := func(o string) bool {
-		for _, v := range valued {
-			if v == o {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if w.Dynamic != "" {
-			if a.dynamic == "" {
-				a.dynamic = w.Value + ": " + w.Dynamic
-			}
-			if strings.HasPrefix(w.Value, "-") {
+// argsOf reads a git command's arguments by the grammar every gate shares
+// (gitcmd's gitGrammar: bundled short options, abbreviated and negated
+// long ones, which options take a value).
+func argsOf(g *gitcmd.Git) args {
+	p := g.Parse()
+	a := args{values: map[string]string{}, operands: p.Operands, paths: p.Paths, dashdash: p.DashDash}
+	for k, vs := range p.Opts {
+		short, valued := p.Spelling(k)
+		for _, n := range [...]string{k, short} {
+			if n == "" {
 				continue
 			}
-			a.operands = append(a.operands, w)
-			continue
-		}
-		v := w.Value
-		switch {
-		case v == "--":
-			a.dashdash = true
-			a.paths = append(a.paths, words[i+1:]...)
-			return a
-		case strings.HasPrefix(v, "--"):
-			name, val, ok := strings.Cut(v, "=")
-			a.flags = append(a.flags, name)
-			if ok {
-				a.values[name] = val
-			} else if takes(name) && i+1 < len(words) {
-				i++
-				a.values[name] = words[i].Value
+			a.flags = append(a.flags, n)
+			if valued && len(vs) > 0 {
+				a.values[n] = vs[len(vs)-1].Value
 			}
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			for j := 1; j < len(v); j++ {
-				o := "-" + string(v[j])
-				a.flags = append(a.flags, o)
-				if takes(o) {
-					if j+1 < len(v) {
-						a.values[o] = v[j+1:]
-					} else if i+1 < len(words) {
-						i++
-						a.values[o] = words[i].Value
-					}
-					break
-				}
-			}
-		default:
-			a.operands = append(a.operands, w)
 		}
 	}
 	return a
@@ -150,12 +110,12 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 	cur := []string{"HEAD"}
 	switch g.Sub {
 	case "commit":
-		a := parseArgs(g.Args, "-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--author", "--date", "-t", "--template", "--cleanup", "--trailer", "-u", "--untracked-files", "--pathspec-from-file", "-S", "--gpg-sign")
+		a := argsOf(g)
 		if !a.has("--dry-run") {
 			e.moves = cur
 		}
 	case "merge":
-		a := parseArgs(g.Args, "-m", "--message", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S", "--gpg-sign", "--cleanup")
+		a := argsOf(g)
 		if !a.has("--abort", "--quit", "--squash") && !(a.has("--no-commit") && a.has("--no-ff")) {
 			e.moves = cur
 		}
@@ -163,7 +123,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 			e.treeWrite = "git merge brings another branch's changes into the working tree"
 		}
 	case "cherry-pick", "revert":
-		a := parseArgs(g.Args, "-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign", "--cleanup")
+		a := argsOf(g)
 		if !a.has("--abort", "--quit", "-n", "--no-commit") {
 			e.moves = cur
 		}
@@ -171,26 +131,26 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 			e.treeWrite = "git " + g.Sub + " changes the working tree"
 		}
 	case "restore":
-		a := parseArgs(g.Args, "-s", "--source", "--pathspec-from-file", "--conflict")
+		a := argsOf(g)
 		if src, ok := a.values["-s"]; ok && src != "HEAD" {
 			e.treeWrite = "git restore --source=" + src + " brings files from another commit"
 		} else if src, ok := a.values["--source"]; ok && src != "HEAD" {
 			e.treeWrite = "git restore --source=" + src + " brings files from another commit"
 		}
 	case "am":
-		a := parseArgs(g.Args, "-p", "-C", "--directory", "--exclude", "--include", "--patch-format", "-S", "--gpg-sign", "--resolvemsg", "--quoted-cr", "--empty")
+		a := argsOf(g)
 		if !a.has("--abort", "--quit", "--show-current-patch") {
 			e.moves = cur
 		}
 	case "pull":
-		a := parseArgs(g.Args, "-s", "--strategy", "-X", "--strategy-option", "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--upload-pack", "-o", "--server-option", "-j", "--jobs", "--negotiation-tip", "--recurse-submodules", "-S", "--gpg-sign", "--cleanup", "--rebase", "-r")
+		a := argsOf(g)
 		if a.has("--dry-run") {
 			return e
 		}
 		e.moves = cur
 		e.fetchRefspecs(a)
 	case "fetch":
-		a := parseArgs(g.Args, "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--upload-pack", "-o", "--server-option", "-j", "--jobs", "--negotiation-tip", "--recurse-submodules", "--refmap", "--filter", "--recurse-submodules-default", "--submodule-prefix")
+		a := argsOf(g)
 		if a.has("--dry-run") {
 			return e
 		}
@@ -200,7 +160,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 		e.fetchRefspecs(a)
 	case "rebase":
-		a := parseArgs(g.Args, "--onto", "-x", "--exec", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign", "-C", "--whitespace", "--empty", "-r", "--rebase-merges")
+		a := argsOf(g)
 		if a.has("--abort", "--quit", "--show-current-patch", "--edit-todo") {
 			return e
 		}
@@ -211,7 +171,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 			e.moves = cur
 		}
 	case "reset":
-		a := parseArgs(g.Args, "--pathspec-from-file")
+		a := argsOf(g)
 		if a.has("-p", "--patch") || a.dashdash && len(a.operands) == 0 {
 			return e
 		}
@@ -228,7 +188,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		e.moves = cur
 		e.pathCandidate = !a.dashdash && len(a.operands) == 1
 	case "update-ref":
-		a := parseArgs(g.Args, "-m", "--create-reflog")
+		a := argsOf(g)
 		if a.has("--stdin") {
 			if !stdinKnown {
 				e.undecided = "git update-ref --stdin reads the refs to change from input the analysis cannot see"
@@ -253,16 +213,16 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 		e.moves = []string{ref.Value}
 	case "branch":
-		e.branch(g.Args)
+		e.branch(g)
 	case "checkout", "switch":
-		e.checkout(g.Sub, g.Args)
+		e.checkout(g)
 	case "worktree":
-		a := parseArgs(g.Args, "-b", "-B", "--reason")
+		a := argsOf(g)
 		if b, ok := a.values["-B"]; ok {
 			e.moves = []string{heads(b)}
 		}
 	case "symbolic-ref":
-		a := parseArgs(g.Args, "-m")
+		a := argsOf(g)
 		if a.has("-d", "--delete") || len(a.operands) < 2 {
 			return e
 		}
@@ -280,7 +240,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 		e.symrefName, e.symrefTo = name.Value, target.Value
 	case "filter-branch", "filter-repo":
-		a := parseArgs(g.Args, "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--prune-empty", "-d", "--original", "--state-branch")
+		a := argsOf(g)
 		for _, w := range append(a.operands, a.paths...) {
 			if w.Value == "--all" || w.Value == "--branches" || w.Dynamic != "" {
 				e.moves = []string{"*"}
@@ -301,7 +261,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 		}
 		e.moves = importRefs(stdin)
 	case "stash":
-		a := parseArgs(g.Args, "-m", "--message", "--pathspec-from-file")
+		a := argsOf(g)
 		if len(a.operands) >= 2 && a.operands[0].Value == "branch" {
 			e.switchTo = a.operands[1].Value
 		}
@@ -318,7 +278,7 @@ func effectOf(g *gitcmd.Git, stdin string, stdinKnown bool) effect {
 			}
 		}
 	case "push", "send-pack":
-		e.push(g.Args, g.Sub == "send-pack")
+		e.push(g)
 	case "replay":
 		// prints update-ref commands; piped to update-ref --stdin, that
 		// is caught there.
@@ -357,8 +317,8 @@ func (e *effect) fetchRefspecs(a args) {
 	}
 }
 
-func (e *effect) branch(words []gitcmd.Word) {
-	a := parseArgs(words, "-u", "--set-upstream-to", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "--color", "--column", "-t", "--track")
+func (e *effect) branch(g *gitcmd.Git) {
+	a := argsOf(g)
 	for _, f := range []string{"-u", "--set-upstream-to"} {
 		if up, ok := a.values[f]; ok {
 			e.upstream = up
@@ -405,8 +365,9 @@ func (e *effect) branch(words []gitcmd.Word) {
 	}
 }
 
-func (e *effect) checkout(sub string, words []gitcmd.Word) {
-	a := parseArgs(words, "-b", "-B", "-c", "-C", "--orphan", "--conflict", "--pathspec-from-file", "-t", "--track", "-U", "--unified", "--inter-hunk-context")
+func (e *effect) checkout(g *gitcmd.Git) {
+	sub := g.Sub
+	a := argsOf(g)
 	for _, f := range []string{"-B", "-C", "--force-create"} {
 		if b, ok := a.values[f]; ok {
 			e.moves = []string{heads(b)}
@@ -451,8 +412,8 @@ func (e *effect) checkout(sub string, words []gitcmd.Word) {
 	}
 }
 
-func (e *effect) push(words []gitcmd.Word, sendPack bool) {
-	a := parseArgs(words, "--repo", "--receive-pack", "--exec", "-o", "--push-option", "--recurse-submodules", "--force-with-lease", "--signed")
+func (e *effect) push(g *gitcmd.Git) {
+	a := argsOf(g)
 	if a.has("-n", "--dry-run") {
 		return
 	}

@@ -199,6 +199,12 @@ var refCases = []refCase{
 	{cmd: "git push origin +HEAD:refs/heads/main", in: "feat", deny: true},
 	{cmd: "git push --force origin HEAD:heads/main", in: "feat", deny: true},
 	{cmd: "git push --mirror origin", in: "feat", deny: true},
+	// Spellings read by the shared grammar: --force-with-lease takes no
+	// separate value, abbreviations and negations are options.
+	{cmd: "git push --force-with-lease origin HEAD:main", in: "feat", deny: true, closed: true}, // the lease refuses here
+	{cmd: "git push --force-w origin +HEAD:main", in: "feat", deny: true},
+	{cmd: "git push --no-verif -f origin HEAD:main", in: "feat", deny: true},
+	{cmd: "git push --force-with-lease origin feat", in: "feat"},
 	{cmd: "git push --all -f origin", in: "feat", deny: true},
 	{cmd: "git push -f origin 'refs/heads/*:refs/heads/*'", in: "feat", deny: true},
 	{cmd: "git push origin --delete main", in: "feat", deny: true, closed: true},

@@ -59,7 +59,7 @@ func SessionContext(c *hook.Call) (string, error) {
 		return "", err
 	}
 	ch := &checker{protect: v.Values}
-	if !ch.resolveProtect(r)[protectedKey(r.Branch)] {
+	if !ch.resolveProtect(r, ch.protect)[protectedKey(r.Branch)] {
 		return "", nil
 	}
 	typed := "go tool mage"

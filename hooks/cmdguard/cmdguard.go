@@ -271,16 +271,8 @@ func Load(cfg *toolingrc.Config) (*Set, error) {
 			}
 		}
 	}
-	for i := range rules {
-		p, err := ParsePattern(proc.Words(rules[i].Pattern))
-		if err != nil {
-			where := rules[i].Where
-			if where == "" {
-				where = "built-in"
-			}
-			return nil, fmt.Errorf("%s: cmdguard rule %s: %v", where, rules[i].Name, err)
-		}
-		rules[i].parsed = p
+	if err := parseBuiltin(rules, ParsePattern); err != nil {
+		return nil, err
 	}
 	s := &Set{warn: map[string]bool{}, all: rules}
 	off := map[string]bool{}
@@ -310,6 +302,34 @@ func Load(cfg *toolingrc.Config) (*Set, error) {
 	}
 	s.past = past
 	return s, nil
+}
+
+// parsedRule is a built-in pattern parsed at generation (table.go), with
+// the text it was parsed from.
+type parsedRule struct {
+	src string
+	p   Pattern
+}
+
+// parseBuiltin sets every rule's parsed pattern: a built-in rule's from the
+// generated table when the table holds its text, any other with parse.
+func parseBuiltin(rules []Rule, parse func([]string) (Pattern, error)) error {
+	for i := range rules {
+		if i < len(builtinTable) && rules[i].Where == "" && builtinTable[i].src == rules[i].Pattern {
+			rules[i].parsed = builtinTable[i].p
+			continue
+		}
+		p, err := parse(proc.Words(rules[i].Pattern))
+		if err != nil {
+			where := rules[i].Where
+			if where == "" {
+				where = "built-in"
+			}
+			return fmt.Errorf("%s: cmdguard rule %s: %v", where, rules[i].Name, err)
+		}
+		rules[i].parsed = p
+	}
+	return nil
 }
 
 // pastCeilingEnvs returns the environments after deploy.ceiling in

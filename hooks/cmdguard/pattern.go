@@ -388,6 +388,9 @@ func anyGlob(globs []string, s string) bool {
 		if g == "*" || g == s {
 			return true
 		}
+		if !strings.ContainsAny(g, `*?[\`) {
+			continue // a plain name matches only itself
+		}
 		if ok, _ := path.Match(g, s); ok {
 			return true
 		}

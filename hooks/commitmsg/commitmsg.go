@@ -252,8 +252,9 @@ func Check(ctx context.Context, file, root, conventional string) error {
 	return nil
 }
 
-// marker ends the line magehook adds to a commit-msg hook.
-const marker = "# magehook commit-msg"
+// Marker ends the line magehook adds to a commit-msg hook (configguard
+// guards a hook that holds it).
+const Marker = "# magehook commit-msg"
 
 // HookPath is the commit-msg hook git uses for the repository holding dir.
 func HookPath(ctx context.Context, dir string) (string, error) {
@@ -265,7 +266,7 @@ func HookPath(ctx context.Context, dir string) (string, error) {
 }
 
 func callLine(binary string) string {
-	return fmt.Sprintf(`"%s" git:commitMsg "$1" || exit $? %s`, strings.NewReplacer(`"`, `\"`, `$`, `\$`, "`", "\\`", `\`, `\\`).Replace(binary), marker)
+	return fmt.Sprintf(`"%s" git:commitMsg "$1" || exit $? %s`, strings.NewReplacer(`"`, `\"`, `$`, `\$`, "`", "\\`", `\`, `\\`).Replace(binary), Marker)
 }
 
 // Install makes git run binary's git:commitMsg for the repository holding
@@ -289,7 +290,7 @@ func Install(ctx context.Context, dir, binary string) (string, bool, error) {
 	}
 	lines := strings.Split(string(old), "\n")
 	for i, l := range lines {
-		if strings.HasSuffix(l, marker) {
+		if strings.HasSuffix(l, Marker) {
 			if l == line {
 				return path, false, nil
 			}
@@ -321,7 +322,7 @@ func Uninstall(ctx context.Context, dir string) (string, bool, error) {
 	}
 	var kept []string
 	for _, l := range strings.Split(string(old), "\n") {
-		if !strings.HasSuffix(l, marker) {
+		if !strings.HasSuffix(l, Marker) {
 			kept = append(kept, l)
 		}
 	}

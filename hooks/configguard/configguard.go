@@ -26,7 +26,12 @@
 //     requirements.toml, Copilot's .github/copilot/settings*.json,
 //     ~/.copilot hooks and policy.d, Cursor's and Gemini's system files);
 //     and the hook binary (hook.binary, the main
-//     checkout's for a linked worktree, and the binary answering the call).
+//     checkout's for a linked worktree, and the binary answering the call),
+//     with what magehook runs or builds it from (artefacts.go): the OTel
+//     shipper and the build's sidecars beside each binary, everything under
+//     magefiles/ (the hook module's go.mod and go.sum included) and the
+//     directories its go.mod replaces modules with, and the commit-msg git
+//     hook that holds magehook's line.
 //     Also the files of the clients magehook may not wire yet (Qwen Code's
 //     .qwen/settings.json, Factory Droid's .factory/hooks.json and
 //     settings, Cline's hooks and plugins, Auggie's, Kilo's and Pi's
@@ -281,6 +286,11 @@ type guard struct {
 	// gitChanged: what each git command of the call changes, as git
 	// lists it (gitChanges), by command index.
 	gitChanged map[int]*gitChange
+	// roots are the checkouts whose magefiles/ the hook binary is built
+	// from, replaced the hook module's local replacements (buildRoots).
+	roots    []string
+	replaced []string
+	rootsSet bool
 }
 
 // workDirs returns the directory a tool call's relative paths start in
@@ -642,7 +652,7 @@ func (g *guard) what(path string) string {
 			return "the hook binary"
 		}
 	}
-	return ""
+	return g.artefact(path, fp, parts)
 }
 
 // tailMatches reports whether the last components of a path match a

@@ -438,6 +438,9 @@ func (g *guard) existing() []string {
 	for _, b := range g.binaries() {
 		add(b)
 	}
+	for _, f := range g.existingArtefacts() {
+		add(f)
+	}
 	for _, f := range g.startupFiles() {
 		if !strings.ContainsAny(f, "*?[") {
 			add(f)

@@ -55,19 +55,23 @@ import (
 var Handler = hook.Handler{
 	Name:    "lastpayload",
 	Purpose: "keep the redacted last payload of each event per session in state.dir/last (hook:last prints it)",
-	Events:  events(),
+	Events:  events,
 	Policy:  hook.Observer,
 	Run:     run,
 }
 
-func events() []string {
-	var names []string
-	for _, ev := range hook.Events() {
-		if ev.Name != "MessageDisplay" {
-			names = append(names, ev.Name)
-		}
-	}
-	return names
+// events are every event but MessageDisplay, in hook.Events' order. A
+// literal, not computed from hook.Events: a package-level call would run
+// at every start of the hook binary, whether lastpayload is enabled or
+// not (TestEveryEventButMessageDisplay holds it to hook.Events).
+var events = []string{
+	"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult",
+	"FileChanged", "InstructionsLoaded", "Notification", "PermissionDenied",
+	"PermissionRequest", "PostCompact", "PostModelSwitch", "PostToolBatch", "PostToolUse",
+	"PostToolUseFailure", "PreCompact", "PreModelSwitch", "PreToolUse", "SessionEnd",
+	"SessionStart", "Setup", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
+	"TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion",
+	"UserPromptSubmit", "WorktreeCreate", "WorktreeRemove",
 }
 
 const (
@@ -79,10 +83,6 @@ const (
 )
 
 func run(c *hook.Call) (hook.Result, error) {
-	state, err := c.StateDir()
-	if err != nil {
-		return hook.Result{}, err
-	}
 	session, ok := confined.SessionName(c.Payload.SessionID)
 	if !ok {
 		session = "unknown-session"
@@ -91,7 +91,7 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Result{}, err
 	}
-	base, err := confined.Dir(state, dirName) // never through a link out
+	base, err := c.StateSubdir(dirName) // never through a link out
 	if err != nil {
 		return hook.Result{}, err
 	}

@@ -250,15 +250,8 @@ var hookSwitches = [...]string{"HUSKY", "HUSKY_SKIP_HOOKS", "SKIP", "LEFTHOOK", 
 // shell judges a command's git invocations, configuration writes and
 // file writes.
 func (j *judge) shell(command string, quiet bool) ([]string, error) {
-	c := j.c
-	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-		return nil, err
-	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(j.dir, j.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
-	if err != nil {
-		if quiet {
-			return nil, nil
-		}
+	a, err := gitcmd.ForGate(command, j.dir, j.home, j.c.Getenv, j.c.Budget, quiet)
+	if a == nil {
 		return nil, err
 	}
 	var reasons []string

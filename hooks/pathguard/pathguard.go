@@ -58,7 +58,6 @@
 package pathguard
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,6 +68,7 @@ import (
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/realpath"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -84,7 +84,11 @@ var Handler = hook.Handler{
 
 func run(c *hook.Call) (hook.Result, error) {
 	p := c.Payload
-	mcpWrite := strings.HasPrefix(p.ToolName, "mcp__") && writingTool(p.ToolName)
+	var tc toolargs.Call
+	if strings.HasPrefix(p.ToolName, "mcp__") {
+		tc = toolargs.Read(p, toolargs.Options{Home: home(c), Relative: true})
+	}
+	mcpWrite := strings.HasPrefix(p.ToolName, "mcp__") && !tc.ReadOnly
 	if !mcpWrite && !p.IsTool("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "Bash", "PowerShell") {
 		return hook.Result{}, nil
 	}
@@ -104,7 +108,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		command, _ := p.InputString("command")
 		reasons, err = g.powershell(command)
 	case mcpWrite:
-		reasons, err = g.mcp()
+		reasons = g.mcp(tc)
 	}
 	if err != nil {
 		return hook.Result{}, err
@@ -120,15 +124,11 @@ func run(c *hook.Call) (hook.Result, error) {
 	return hook.Deny("pathguard: " + strings.Join(dedupe(reasons), "; ") + "."), nil
 }
 
-// writingTool tells an MCP tool that writes by its name.
-func writingTool(name string) bool {
-	n := strings.ToLower(name[strings.LastIndex(name, "__")+2:])
-	for _, w := range [...]string{"write", "edit", "create", "move", "rename", "delete", "remove", "patch", "append", "save", "upload", "put", "replace", "insert", "update"} {
-		if strings.Contains(n, w) {
-			return true
-		}
+func home(c *hook.Call) string {
+	if c.Getenv == nil {
+		return ""
 	}
-	return false
+	return c.Getenv("HOME")
 }
 
 type guard struct {
@@ -326,14 +326,8 @@ func findName(dir, gl string) string {
 // not shell syntax adds nothing).
 func (g *guard) shell(command string, quiet bool) ([]string, error) {
 	c := g.c
-	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-		return nil, err
-	}
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(g.dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
-	if err != nil {
-		if quiet {
-			return nil, nil
-		}
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
+	if a == nil {
 		return nil, err
 	}
 	var reasons []string
@@ -462,59 +456,22 @@ func (g *guard) powershell(command string) ([]string, error) {
 	return reasons, nil
 }
 
-// mcp judges an MCP tool that writes by its path arguments.
-func (g *guard) mcp() ([]string, error) {
-	p := g.c.Payload
-	if len(p.ToolInput) == 0 {
-		return nil, nil
-	}
-	var v any
-	if err := json.Unmarshal(p.ToolInput, &v); err != nil {
-		return nil, fmt.Errorf("tool_input of %s: %w", p.ToolName, err)
-	}
+// mcp judges an MCP tool that writes by the paths its arguments name
+// (pkg/toolargs, relative ones by their shape too): a protected file, or a
+// directory holding one.
+func (g *guard) mcp(tc toolargs.Call) []string {
 	var reasons []string
-	var visit func(any, int)
-	visit = func(v any, depth int) {
-		if depth > 32 {
-			return
+	for _, a := range tc.Paths {
+		path := g.abs(a.Value)
+		why := g.file(path, true)
+		if why == "" && isDir(path) {
+			why = g.tree(path)
 		}
-		switch x := v.(type) {
-		case string:
-			if looksLikePath(x) {
-				path := g.abs(strings.TrimPrefix(x, "file://"))
-				why := g.file(path, true)
-				if why == "" {
-					if info, err := os.Stat(path); err == nil && info.IsDir() {
-						why = g.tree(path)
-					}
-				}
-				if why != "" {
-					reasons = append(reasons, fmt.Sprintf("%s would change %s", p.ToolName, why))
-				}
-			}
-		case []any:
-			for _, e := range x {
-				visit(e, depth+1)
-			}
-		case map[string]any:
-			for k, e := range x {
-				if k == "content" || k == "text" || k == "edits" && depth > 0 {
-					continue // the text written, not a path
-				}
-				visit(e, depth+1)
-			}
+		if why != "" {
+			reasons = append(reasons, fmt.Sprintf("%s would change %s", g.c.Payload.ToolName, why))
 		}
 	}
-	visit(v, 0)
-	return reasons, nil
-}
-
-func looksLikePath(s string) bool {
-	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") || strings.Contains(s, " ") {
-		return false
-	}
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "file://") ||
-		strings.Contains(s, "/") || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".go")
+	return reasons
 }
 
 func dedupe(list []string) []string {

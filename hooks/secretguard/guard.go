@@ -13,6 +13,7 @@ import (
 	"github.com/magehook/magehook/pkg/gitignore"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/pwsh"
+	"github.com/magehook/magehook/pkg/toolargs"
 )
 
 // MaxTreeEntries bounds the walk of a directory a command reads whole;
@@ -333,15 +334,8 @@ func isDir(p string) bool {
 // quiet: a text that is not shell syntax adds nothing).
 func (g *guard) shell(command string, quiet bool) ([]string, error) {
 	c := g.c
-	if err := c.Budget.CheckSize("the command", len(command)); err != nil {
-		return nil, err
-	}
-	opts := gitcmd.HookOptions(g.dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
-	a, err := gitcmd.Shared(command, opts)
-	if err != nil {
-		if quiet {
-			return nil, nil
-		}
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
+	if a == nil {
 		return nil, err
 	}
 	reads, dumps := a.Reads()
@@ -569,49 +563,16 @@ func quoted(s string) []string {
 	return out
 }
 
-// mcp judges an MCP tool by the arguments that read as paths: any that
-// names a secret file (not a directory) is denied, whatever the tool does
-// with it.
+// mcp judges an MCP tool by the paths its arguments name (pkg/toolargs,
+// relative ones by their shape too): any that names a secret file (not a
+// directory) is denied, whatever the tool does with it.
 func (g *guard) mcp() ([]string, error) {
 	p := g.c.Payload
-	if len(p.ToolInput) == 0 {
-		return nil, nil
-	}
-	var v any
-	if err := json.Unmarshal(p.ToolInput, &v); err != nil {
-		return nil, fmt.Errorf("tool_input of %s: %w", p.ToolName, err)
-	}
 	var found []string
-	var visit func(any, int)
-	visit = func(v any, depth int) {
-		if depth > 32 {
-			return
-		}
-		switch x := v.(type) {
-		case string:
-			if looksLikePath(x) {
-				if why := g.file(p.ToolName, g.abs(x)); why != "" {
-					found = append(found, why)
-				}
-			}
-		case []any:
-			for _, e := range x {
-				visit(e, depth+1)
-			}
-		case map[string]any:
-			for _, e := range x {
-				visit(e, depth+1)
-			}
+	for _, a := range toolargs.Read(p, toolargs.Options{Home: g.home, Readers: true, Relative: true}).Paths {
+		if why := g.file(p.ToolName, g.abs(a.Value)); why != "" {
+			found = append(found, why)
 		}
 	}
-	visit(v, 0)
 	return found, nil
-}
-
-func looksLikePath(s string) bool {
-	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
-		return false
-	}
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
-		strings.HasPrefix(s, "file://") || !strings.Contains(s, " ") && (strings.Contains(s, "/") || strings.HasPrefix(s, "."))
 }

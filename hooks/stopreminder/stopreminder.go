@@ -40,6 +40,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/hook"
@@ -146,7 +147,8 @@ func reminder(cfg *toolingrc.Config) (string, error) {
 		return v.String(), nil
 	}
 	if w, err := cfg.Get(toolingrc.KeyWikiOrigin); err == nil && w.String() != "" {
-		return WikiText, nil
+		// wiki:note as the model types it in this checkout.
+		return strings.Replace(WikiText, "go tool mage", (&hook.Call{Config: cfg}).Typed(), 1), nil
 	}
 	return NotesText, nil
 }

@@ -39,12 +39,14 @@ func (w world) explain(command, cwd, harnessName string) error {
 		return failure(err)
 	}
 	protect := []string{"main", "master"}
+	typed := ""
 	if cfg, err := toolingrc.Discover(dir); err == nil {
 		if v, err := cfg.Get(toolingrc.KeyGuardProtect); err == nil {
 			protect = v.Values
 		}
+		typed = (&hook.Call{Config: cfg}).Typed()
 	}
-	in := branchguard.Input{Command: command, Dir: dir, Home: w.getenv("HOME"), Getenv: w.getenv, Protect: protect}
+	in := branchguard.Input{Command: command, Dir: dir, Home: w.getenv("HOME"), Getenv: w.getenv, Protect: protect, Typed: typed}
 	if err := branchguard.ExplainModel(w.stdout, in, harnessName); err != nil {
 		return failure(err)
 	}
@@ -52,7 +54,7 @@ func (w world) explain(command, cwd, harnessName string) error {
 	if harnessName != "" && harnessName != "claude" {
 		h, ok := harness.Hook(harnessName)
 		if !ok {
-			return usage(fmt.Errorf("unknown harness %q; use claude, codex, copilot, cursor, gemini or opencode", harnessName))
+			return usage(fmt.Errorf("unknown harness %q; use %s", harnessName, strings.Join(harness.Names(), ", ")))
 		}
 		agent = h
 	}

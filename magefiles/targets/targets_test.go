@@ -67,10 +67,33 @@ func TestHookBinaryStaysLight(t *testing.T) {
 
 // TestNoInitWorkOnTheHookPath keeps package-level work that runs at every
 // start of the hook binary out of magehook's own packages: a regexp
-// compiled or a map built in a var initialiser costs every tool call,
-// used or not. Compile on first use (sync.OnceValue) or use a switch.
+// compiled, a map built or a function of the package called in a var
+// initialiser costs every tool call, used or not. Compile on first use
+// (sync.OnceValue), use a switch or write the value out.
 func TestNoInitWorkOnTheHookPath(t *testing.T) {
 	fset := token.NewFileSet()
+	// The functions (not methods) each directory declares.
+	funcs := map[string]map[string]bool{}
+	for _, dir := range []string{"../../pkg", "../../hooks", "."} {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv == nil {
+					if funcs[filepath.Dir(path)] == nil {
+						funcs[filepath.Dir(path)] = map[string]bool{}
+					}
+					funcs[filepath.Dir(path)][fd.Name.Name] = true
+				}
+			}
+			return nil
+		})
+	}
 	for _, dir := range []string{"../../pkg", "../../hooks", "."} {
 		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "hooktest") {
@@ -87,6 +110,20 @@ func TestNoInitWorkOnTheHookPath(t *testing.T) {
 				}
 				for _, spec := range gd.Specs {
 					for _, v := range spec.(*ast.ValueSpec).Values {
+						// A call of the package's own function anywhere in
+						// the initialiser (a field of a Handler, say) runs
+						// at start-up; a function literal's body does not.
+						ast.Inspect(v, func(n ast.Node) bool {
+							if _, lit := n.(*ast.FuncLit); lit {
+								return false
+							}
+							if call, ok := n.(*ast.CallExpr); ok {
+								if fn, ok := call.Fun.(*ast.Ident); ok && funcs[filepath.Dir(path)][fn.Name] {
+									t.Errorf("%s: a package-level var calls %s at every hook start; make it a literal or compute it on first use", fset.Position(call.Pos()), fn.Name)
+								}
+							}
+							return true
+						})
 						switch x := v.(type) {
 						case *ast.CompositeLit:
 							if _, isMap := x.Type.(*ast.MapType); isMap {

@@ -153,6 +153,27 @@ func Typed(root, bin string) string {
 	return filepath.ToSlash(bin)
 }
 
+// Run is how a person runs Mage on root's magefiles from root, with or
+// without a built hook binary, for the fix a message names: go tool mage
+// where the checkout's module has the tool line, else (a hook module)
+// go -C magefiles tool mage -w .., which Typed's binary stands for once it
+// is built.
+func Run(root string) string {
+	if !HookModule(root) {
+		return "go tool mage"
+	}
+	return "go -C magefiles tool mage -w .."
+}
+
+// InCheckout rewrites the fixes a message names ("run go tool mage
+// <target>") to the form that works in root (Run).
+func InCheckout(root, msg string) string {
+	if !strings.Contains(msg, "go tool mage ") || !HookModule(root) {
+		return msg
+	}
+	return strings.ReplaceAll(msg, "go tool mage ", Run(root)+" ")
+}
+
 // HasMagefiles reports whether root holds a magefiles directory.
 func HasMagefiles(root string) bool {
 	info, err := os.Stat(filepath.Join(root, "magefiles"))

@@ -28,21 +28,60 @@ import (
 // home (itself resolved). The path returned is the one given, not the
 // resolved one, so that it still compares with paths under home.
 func Dir(home, dir string) (string, error) {
-	realHome, err := realpath.Resolve(home)
+	b, err := Resolve(home)
 	if err != nil {
 		return "", err
 	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(home, dir)
-	}
+	d, err := b.Dir(dir)
+	return d.Path, err
+}
+
+// Base is a directory with its resolution (every symbolic link followed),
+// so that the directories Dir finds below it are resolved from there: a
+// hook call finds the state directory and its subdirectories with one
+// walk from the root, not one per directory.
+type Base struct {
+	// Path is the directory as given, clean.
+	Path string
+	real string
+}
+
+// Resolve resolves dir for Base.Dir.
+func Resolve(dir string) (Base, error) {
 	real, err := realpath.Resolve(dir)
 	if err != nil {
-		return "", err
+		return Base{}, err
 	}
-	if !Within(realHome, real) {
-		return "", fmt.Errorf("%s leads out of %s through a symbolic link (to %s); remove the link, or point the setting at a directory inside", dir, home, real)
+	return Base{Path: filepath.Clean(dir), real: real}, nil
+}
+
+// Resolved is the Base of dir when its resolution (realpath.Resolve's)
+// is known already.
+func Resolved(dir, real string) Base { return Base{Path: filepath.Clean(dir), real: real} }
+
+// Dir is the package's Dir with b as home: dir (absolute, or relative to
+// b) refused when it leads out of b, and returned with its resolution for
+// the directories below it. Only the components below b are looked at
+// when dir is inside b as written.
+func (b Base) Dir(dir string) (Base, error) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(b.Path, dir)
 	}
-	return filepath.Clean(dir), nil
+	dir = filepath.Clean(dir)
+	var real string
+	var err error
+	if rel, rerr := filepath.Rel(b.Path, dir); rerr == nil && Within(b.Path, dir) {
+		real, err = realpath.Below(b.real, rel)
+	} else {
+		real, err = realpath.Resolve(dir)
+	}
+	if err != nil {
+		return Base{}, err
+	}
+	if !Within(b.real, real) {
+		return Base{}, fmt.Errorf("%s leads out of %s through a symbolic link (to %s); remove the link, or point the setting at a directory inside", dir, b.Path, real)
+	}
+	return Base{Path: dir, real: real}, nil
 }
 
 // Within reports whether path is dir or below it (both clean and
@@ -94,29 +133,56 @@ func (r *Root) Path(name string) string { return filepath.Join(r.dir, name) }
 // it made inside the root. A symbolic link that leads out of the root is
 // refused anywhere on the way, and the file itself must not be one.
 func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, _, err := r.openFile(name, flag, perm)
+	return f, err
+}
+
+// openFile is OpenFile, with the file's information. The directory of
+// name is opened once (made first when it is missing and flag creates),
+// and the file's
+// check and open are relative to it: not a walk from the root each.
+func (r *Root) openFile(name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	in, base := r.r, name
 	if d := filepath.Dir(name); d != "." {
-		if err := r.r.MkdirAll(d, 0o755); err != nil {
-			return nil, err
+		sub, err := r.r.OpenRoot(d)
+		if errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0 {
+			if err = r.r.MkdirAll(d, 0o755); err == nil {
+				sub, err = r.r.OpenRoot(d)
+			}
 		}
+		if err != nil {
+			return nil, nil, err
+		}
+		defer sub.Close()
+		in, base = sub, filepath.Base(name)
 	}
-	if err := r.NotALink(name); err != nil {
-		return nil, err
+	if info, err := in.Lstat(base); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil, fmt.Errorf("%s %w", r.Path(name), ErrLink)
 	}
 	// A FIFO put where a log was would block the hook until a reader
 	// came: opened without waiting, and refused like any other file that
 	// is not a regular one.
-	f, err := r.r.OpenFile(name, flag|nonBlock, perm)
+	f, err := in.OpenFile(base, flag|nonBlock, perm)
 	if errors.Is(err, syscall.ENXIO) {
-		return nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
+		return nil, nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() && !info.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
+		return nil, nil, fmt.Errorf("%s: %w", r.Path(name), ErrNotRegular)
 	}
-	return f, nil
+	return f, info, nil
+}
+
+// OpenExisting opens name (relative to the root) as OpenFile does, when
+// it exists, and returns its information too; a name that does not exist
+// is fs.ErrNotExist, and nothing is made. (jsonlog appends to a log that
+// is there without a lock and with one look at its size.)
+func (r *Root) OpenExisting(name string, flag int) (*os.File, fs.FileInfo, error) {
+	return r.openFile(name, flag&^os.O_CREATE, 0)
 }
 
 // ErrNotRegular is a FIFO, a device or a socket where magehook keeps a log

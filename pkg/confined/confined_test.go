@@ -116,3 +116,67 @@ func TestAFIFOIsRefusedWithoutWaiting(t *testing.T) {
 		}
 	}
 }
+
+// A Base is resolved once: the directories Dir finds below it are resolved
+// from its resolution, not by a new walk from the root. The proof: the
+// link on the way to the base, moved after Resolve, does not move them;
+// and they are refused and allowed as the package's Dir refuses and
+// allows them.
+func TestBaseDirResolvesOnlyBelowTheBase(t *testing.T) {
+	top := t.TempDir()
+	for _, d := range []string{"a/home/state", "b/home"} {
+		os.MkdirAll(filepath.Join(top, d), 0o755)
+	}
+	outside := t.TempDir()
+	link := filepath.Join(top, "link")
+	os.Symlink("a", link)
+	home := filepath.Join(link, "home")
+	b, err := confined.Resolve(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(outside, filepath.Join(top, "a", "home", "out"))
+	os.Remove(link)
+	os.Symlink("b", link) // the walk from the root would now reach b/home
+	d, err := b.Dir("state")
+	if err != nil || d.Path != filepath.Join(home, "state") {
+		t.Fatalf("Dir(state): %+v, %v", d, err)
+	}
+	// below d as well: d's resolution is a/home/state, which exists.
+	if _, err := d.Dir("x/y"); err != nil {
+		t.Errorf("Dir(x/y) below state: %v", err)
+	}
+	if _, err := b.Dir("out/x"); err == nil || !strings.Contains(err.Error(), "remove the link") {
+		t.Errorf("Dir(out/x) through a link out of the base: %v", err)
+	}
+	if _, err := b.Dir(outside); err == nil {
+		t.Error("an absolute directory elsewhere is allowed")
+	}
+}
+
+// OpenExisting makes nothing: no file and no directory on its way.
+func TestOpenExistingMakesNothing(t *testing.T) {
+	dir := t.TempDir()
+	r, err := confined.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, _, err := r.OpenExisting("sub/log.jsonl", os.O_RDWR|os.O_APPEND|os.O_CREATE); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v, want not exist", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "sub")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("its directory was made: %v", err)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "log.jsonl"), []byte("one\n"), 0o600)
+	f, info, err := r.OpenExisting("sub/log.jsonl", os.O_RDWR|os.O_APPEND)
+	if err != nil || info.Size() != 4 {
+		t.Fatalf("an existing file: %v, %v", info, err)
+	}
+	f.Close()
+	os.Symlink("log.jsonl", filepath.Join(dir, "sub", "link"))
+	if _, _, err := r.OpenExisting("sub/link", os.O_RDWR); !errors.Is(err, confined.ErrLink) {
+		t.Errorf("a link: %v, want ErrLink", err)
+	}
+}

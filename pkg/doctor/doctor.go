@@ -112,7 +112,12 @@ type doctor struct {
 }
 
 func (d *doctor) add(s Status, check, file, format string, args ...any) {
-	d.r.Lines = append(d.r.Lines, Line{Status: s, Check: check, File: file, Detail: fmt.Sprintf(format, args...)})
+	detail := fmt.Sprintf(format, args...)
+	if d.cfg != nil {
+		// The fixes named as they are typed in this checkout.
+		detail = buildinfo.InCheckout(d.cfg.Root(), detail)
+	}
+	d.r.Lines = append(d.r.Lines, Line{Status: s, Check: check, File: file, Detail: detail})
 }
 
 // Run runs every check.

@@ -306,7 +306,7 @@ var writeTable = []struct {
 	{`dos2unix a`, []string{"dos2unix /repo/a"}},
 	{`awk -i inplace '{print}' a`, []string{"awk -i inplace /repo/a"}},
 	{`awk '{print}' a`, nil},
-	{`yq -i .x=1 a.yml`, []string{"yq -i /repo/.x=1", "yq -i /repo/a.yml"}},
+	{`yq -i .x=1 a.yml`, []string{"yq -i /repo/a.yml"}},
 	{`git config -f a.cfg x.y z`, []string{"git config -f /repo/a.cfg"}},
 	{`git config --file a.cfg --get x.y`, nil},
 	// A write through a symbolic link the command made lands where it leads.

@@ -109,6 +109,21 @@
 // lines before the broken one, so those are analysed, and SyntaxError and
 // Unparsed describe the rest, which bash never runs.
 //
+// # What it knows of other programs
+//
+// Everything the analysis knows of a program other than git, the shells
+// and the interpreters is one entry of programTable (programs.go): its
+// option grammar (which short and long options take a value, one-dash
+// options), which operands and option values it reads and hands on, which
+// it writes, deletes or runs, how a wrapper finds the command it runs, and
+// examples TestProgramSpecs runs. unwrap, commandWrites, Reads and Knows all
+// read that one entry; programs whose writes are computed (cp, tar, find,
+// sed, go, npm, ...) have a handler that reads the entry's grammar. git's
+// subcommands have theirs in gitGrammar (gitgrammar.go), which the gates'
+// ref rules read too. A program without an entry, or whose entry leaves
+// its writes unmodelled, is not known (Knows): a gate fails closed on it
+// when it names a guarded file.
+//
 // # What it does not see
 //
 // Programs' own behaviour (make, npm scripts, go run, compiled binaries),

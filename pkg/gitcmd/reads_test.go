@@ -71,26 +71,6 @@ func readsOf(t *testing.T, command, dir string) (string, []Dump) {
 	return strings.Join(got, " "), dumps
 }
 
-func TestReadSpecExamples(t *testing.T) {
-	seen := map[string]bool{}
-	for _, s := range readSpecs() {
-		if len(s.examples) == 0 {
-			t.Errorf("the read spec of %v has no examples", s.names)
-		}
-		for _, n := range s.names {
-			if seen[n] {
-				t.Errorf("%s has two read specs", n)
-			}
-			seen[n] = true
-		}
-		for _, ex := range s.examples {
-			if got, _ := readsOf(t, ex.command, "/w"); got != ex.reads {
-				t.Errorf("%s: reads %q, want %q", ex.command, got, ex.reads)
-			}
-		}
-	}
-}
-
 // TestReadsThroughTheCommandModel: what runs a reader (wrappers, bash -c,
 // aliases, loops, substitutions) reads what it reads; git's and
 // interpreters' readers; redirections in.

@@ -1,9 +1,12 @@
 package gitcmd_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/magehook/magehook/pkg/budget"
 	"github.com/magehook/magehook/pkg/gitcmd"
 )
 
@@ -23,5 +26,29 @@ func TestSharedAnalysesACommandOnce(t *testing.T) {
 	}
 	if d, _ := gitcmd.Shared("ls", opts); len(d.Commands) != 1 || d.Commands[0].Name() != "ls" {
 		t.Error("another command is another analysis")
+	}
+}
+
+func TestForGate(t *testing.T) {
+	getenv := func(string) string { return "" }
+	b := &budget.Budget{MaxInput: 64}
+	if a, err := gitcmd.ForGate("git status && rm -rf build", "/tmp", "/home/u", getenv, b, false); err != nil || len(a.Commands) != 2 {
+		t.Fatalf("an ordinary command: %v %v", a, err)
+	}
+	long := "echo " + strings.Repeat("x", 100)
+	for _, quiet := range []bool{false, true} {
+		// Over the budget's size: an error whether quiet or not (fail closed).
+		if a, err := gitcmd.ForGate(long, "/tmp", "/home/u", getenv, b, quiet); a != nil || !errors.Is(err, budget.ErrExceeded) {
+			t.Errorf("quiet %v: a command over the size limit gives %v %v", quiet, a, err)
+		}
+	}
+	past := &budget.Budget{Deadline: time.Unix(1, 0)}
+	// (The deadline is checked every few statements: a command of many.)
+	many := strings.Repeat("ls x; ", 40)
+	if _, err := gitcmd.ForGate(many+"ls /nowhere-else", "/tmp", "/home/u", getenv, past, false); !errors.Is(err, gitcmd.ErrBudget) {
+		t.Errorf("past the deadline: %v", err)
+	}
+	if a, err := gitcmd.ForGate(many+"ls /nowhere-at-all", "/tmp", "/home/u", getenv, past, true); a != nil || err != nil {
+		t.Errorf("quiet, past the deadline: nothing to judge, got %v %v", a, err)
 	}
 }

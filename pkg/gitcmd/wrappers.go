@@ -4,99 +4,6 @@ import (
 	"strings"
 )
 
-// wrapper describes a command that runs another given as its arguments.
-type wrapper struct {
-	valued   string   // single-letter options that take a value
-	long     []string // long options that take a value (--opt v or --opt=v)
-	operands int      // operands before the command (timeout's duration)
-	assigns  bool     // NAME=value words may precede the command
-	joins    bool     // the command words are joined and run by sh -c (watch, su -c)
-	shellOpt string   // an option whose value is a command string run by a shell
-	subcmds  []string // a subcommand word that must come first (uv run)
-	appends  bool     // run-time words are appended (xargs, parallel)
-}
-
-// wrapperOf returns the wrapper a command name is. (A switch, not a map: a
-// package-level map is built at every hook start.)
-func wrapperOf(name string) (wrapper, bool) {
-	switch name {
-	case "env":
-		return wrapper{valued: "uCSP", long: []string{"--unset", "--chdir", "--split-string", "--default-signal", "--ignore-signal", "--block-signal"}, assigns: true}, true
-	case "sudo":
-		return wrapper{valued: "uUgpCDrthRTc", long: []string{"--user", "--group", "--chdir", "--prompt", "--close-from", "--role", "--type", "--host", "--chroot", "--command-timeout", "--other-user"}, assigns: true}, true
-	case "doas":
-		return wrapper{valued: "uC"}, true
-	case "run0":
-		return wrapper{valued: "uDg", long: []string{"--user", "--chdir", "--group", "--setenv", "--unit", "--property", "--description", "--slice", "--nice", "--machine"}}, true
-	case "nohup", "command", "builtin", "setsid", "exec", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "pkexec", "chronic", "ifne", "sem", "gtimeout":
-		if name == "exec" || name == "pkexec" {
-			return wrapper{valued: "a", long: []string{"--user"}}, true
-		}
-		if name == "gtimeout" {
-			return wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1}, true
-		}
-		return wrapper{}, true
-	case "time":
-		return wrapper{valued: "fo", long: []string{"--format", "--output"}}, true
-	case "nice":
-		return wrapper{valued: "n", long: []string{"--adjustment"}}, true
-	case "ionice":
-		return wrapper{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}, true
-	case "timeout":
-		return wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1}, true
-	case "xargs":
-		// -i, -e and -l take an optional value, attached only (-i{}):
-		// they are flags here; -J and -R are BSD's.
-		return wrapper{valued: "aEdILnPsJR", long: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, appends: true}, true
-	case "parallel":
-		return wrapper{valued: "jSP", long: []string{"--jobs", "--sshlogin", "--joblog", "--results", "--delay", "--timeout", "--retries", "--colsep"}, appends: true, joins: true}, true
-	case "stdbuf":
-		return wrapper{valued: "ioe", long: []string{"--input", "--output", "--error"}}, true
-	case "chrt":
-		return wrapper{operands: 1}, true
-	case "taskset":
-		return wrapper{operands: 1}, true
-	case "flock":
-		return wrapper{valued: "wEc", long: []string{"--timeout", "--conflict-exit-code", "--command"}, operands: 1, shellOpt: "c"}, true
-	case "watch":
-		return wrapper{valued: "nd", long: []string{"--interval", "--differences"}, joins: true}, true
-	case "su", "runuser":
-		return wrapper{valued: "cgGs", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, shellOpt: "c"}, true
-	case "script":
-		return wrapper{valued: "cEIOTBmo", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-timing", "--log-io", "--logging-format", "--output-limit"}, shellOpt: "c"}, true
-	case "strace", "ltrace":
-		return wrapper{valued: "eoOpPsSuIXbaE", long: []string{"--output", "--trace"}}, true
-	case "valgrind":
-		return wrapper{}, true
-	case "systemd-run":
-		return wrapper{valued: "pEMuS", long: []string{"--unit", "--property", "--setenv", "--uid", "--gid", "--working-directory", "--description", "--slice", "--nice"}}, true
-	case "unshare", "nsenter":
-		return wrapper{valued: "tSGwr", long: []string{"--target", "--setuid", "--setgid", "--wd", "--root"}}, true
-	case "chroot":
-		return wrapper{long: []string{"--userspec", "--groups"}, operands: 1}, true
-	case "direnv":
-		return wrapper{subcmds: []string{"exec"}, operands: 1}, true
-	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi":
-		return wrapper{subcmds: []string{"run"}, valued: "", long: []string{"--with", "--python", "--project", "--directory", "--env", "-e"}}, true
-	case "bundle":
-		return wrapper{subcmds: []string{"exec"}}, true
-	case "pnpm", "npm", "yarn", "bun":
-		return wrapper{subcmds: []string{"exec", "x", "dlx"}}, true
-	case "busybox", "toybox":
-		// A multiplexer: busybox rm x runs its rm.
-		return wrapper{}, true
-	case "npx", "bunx", "pnpx":
-		return wrapper{valued: "pc", long: []string{"--package", "--call"}}, true
-	case "nix-shell":
-		return wrapper{valued: "pI", long: []string{"--packages", "--command", "--run", "--arg", "--argstr"}, shellOpt: "-run"}, true
-	case "dotenv":
-		return wrapper{valued: "ecv", long: []string{"--env"}}, true
-	case "gdb":
-		return wrapper{long: []string{"--args"}}, false
-	}
-	return wrapper{}, false
-}
-
 // how describes what a wrapper runs.
 type how struct {
 	scope scope
@@ -110,10 +17,11 @@ type how struct {
 // unwrap returns the command a wrapper runs and the state it runs in.
 func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 	name := progName(args[0].Value)
-	wr, ok := wrapperOf(name)
-	if !ok {
+	s := wrapperOf(name)
+	if s == nil {
 		return nil, how{}, false
 	}
+	wr := &s.wrap
 	h := how{scope: sc, via: name}
 	i := 1
 	if wr.subcmds != nil {
@@ -124,6 +32,35 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		i = 2
 	}
 	env := sc.vars
+	// opt applies one option and its value (valWord, when it takes one):
+	// done is set when the option ends the wrapper's words.
+	type result struct {
+		inner []Word
+		h     how
+		ok    bool
+	}
+	var res *result
+	apply := func(opt string, val string, valWord Word, hasVal bool) {
+		switch {
+		case !hasVal:
+		case contains(wr.chdir, opt):
+			if valWord.Dynamic != "" {
+				h.scope.dir, h.scope.dirWhy = "", "the directory "+valWord.Value+" is only known at run time"
+			} else {
+				h.scope = chdir(w, h.scope, val)
+			}
+		case contains(wr.unset, opt):
+			env = &binding{name: val, unset: true, exported: true, next: env}
+		case contains(wr.split, opt):
+			inner, h2, ok := w.splitString(val, args[i+1:], h, env)
+			res = &result{inner, h2, ok}
+		case contains(wr.shell, opt):
+			h.shellCmd, h.shellWord = val, valWord
+			h.via = name + " " + opt
+			h.scope.vars = env
+			res = &result{nil, h, true}
+		}
+	}
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.Dynamic != "" {
@@ -146,41 +83,24 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		if !strings.HasPrefix(v, "-") || v == "-" {
 			break
 		}
-		if name == "command" && (v == "-v" || v == "-V") {
+		if contains(wr.printsOnly, v) && name == "command" {
 			return nil, how{}, false // command -v only prints where it is
 		}
 		if strings.HasPrefix(v, "--") {
 			opt, val, hasVal := strings.Cut(v, "=")
-			if !hasVal && contains(wr.long, opt) && i+1 < len(args) {
+			valWord := Word{Value: val}
+			if !hasVal && containsStr(s.long, opt[2:]) && i+1 < len(args) {
 				i++
-				val, hasVal = args[i].Value, true
-				if args[i].Dynamic != "" {
-					val = ""
-					if opt == "--chdir" || opt == "--working-directory" || opt == "--wd" {
-						h.scope.dir, h.scope.dirWhy = "", opt+" names a directory only known at run time"
-					}
-				}
+				val, valWord, hasVal = args[i].Value, args[i], true
 			}
-			switch {
-			case hasVal && (opt == "--chdir" || opt == "--working-directory" || opt == "--wd" || opt == "--directory"):
-				h.scope = chdir(w, h.scope, val)
-			case opt == "--unset" && hasVal:
-				env = &binding{name: val, unset: true, exported: true, next: env}
-			case opt == "--split-string" && hasVal:
-				return w.splitString(val, args[i+1:], h, env)
-			case (opt == "--command" || opt == "--run") && hasVal && wr.shellOpt != "":
-				h.shellCmd, h.shellWord = val, args[i]
-				h.via = name + " " + opt
-				h.scope.vars = env
-				return nil, h, true
-			case opt == "--args" && name == "gdb":
-				i++
-				goto done
+			apply(opt, val, valWord, hasVal)
+			if res != nil {
+				return res.inner, res.h, res.ok
 			}
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(wr.valued, v[j]) < 0 {
+			if strings.IndexByte(s.short, v[j]) < 0 {
 				continue
 			}
 			val := v[j+1:]
@@ -189,30 +109,21 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 				i++
 				val, valWord = args[i].Value, args[i]
 			}
-			opt := v[j]
-			switch {
-			case (name == "env" && opt == 'C') || (name == "sudo" && opt == 'D'):
-				if valWord.Dynamic != "" {
-					h.scope.dir, h.scope.dirWhy = "", "the directory "+valWord.Value+" is only known at run time"
-				} else {
-					h.scope = chdir(w, h.scope, val)
-				}
-			case name == "env" && opt == 'u':
-				env = &binding{name: val, unset: true, exported: true, next: env}
-			case name == "env" && opt == 'S':
-				return w.splitString(val, args[i+1:], h, env)
-			case string(opt) == wr.shellOpt:
-				h.shellCmd, h.shellWord = val, valWord
-				h.via = name + " -" + string(opt)
-				h.scope.vars = env
-				return nil, h, true
+			apply("-"+string(v[j]), val, valWord, true)
+			if res != nil {
+				return res.inner, res.h, res.ok
 			}
 			break
 		}
 	}
-done:
 	i += wr.operands
 	h.scope.vars = env
+	if wr.operands > 0 && i+1 < len(args) && contains(wr.shell, args[i].Value) {
+		// flock FILE -c COMMAND: the shell option may follow the operand.
+		h.shellCmd, h.shellWord = args[i+1].Value, args[i+1]
+		h.via = name + " " + args[i].Value
+		return nil, h, true
+	}
 	if i >= len(args) {
 		return nil, h, true
 	}
@@ -223,7 +134,7 @@ done:
 			return nil, h, true
 		}
 	}
-	if wr.joins || (name == "sudo" && hasShellFlag(args[1:i])) {
+	if wr.joins || hasShellFlag(wr.shellFlags, args[1:i]) {
 		parts := make([]string, 0, len(inner))
 		for _, a := range inner {
 			if a.Dynamic != "" {
@@ -340,9 +251,9 @@ func appendDynamic(inner []Word, name string, opts []Word) []Word {
 	return append(out, Word{Value: "<input>", Dynamic: name + " appends words read from its input"})
 }
 
-func hasShellFlag(opts []Word) bool {
+func hasShellFlag(flags []string, opts []Word) bool {
 	for _, o := range opts {
-		if o.Value == "-s" || o.Value == "-i" || o.Value == "--shell" || o.Value == "--login" {
+		if contains(flags, o.Value) {
 			return true
 		}
 	}

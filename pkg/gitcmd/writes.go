@@ -35,7 +35,8 @@ func (o *opts) value(keys ...string) (Word, bool) {
 }
 
 // parseOpts splits args (without the command name) by getopt rules:
-// valued lists the short options taking a value, long the long ones.
+// valued lists the short options taking a value, long the long ones
+// (without "--", as a spec lists them).
 func parseOpts(args []Word, valued string, long []string) opts {
 	var o opts
 	for i := 0; i < len(args); i++ {
@@ -54,7 +55,7 @@ func parseOpts(args []Word, valued string, long []string) opts {
 			o.long = append(o.long, name)
 			if hasVal {
 				o.set(name, Word{Value: val})
-			} else if contains(long, name) && i+1 < len(args) {
+			} else if contains(long, name[2:]) && i+1 < len(args) {
 				i++
 				o.set(name, args[i])
 			}
@@ -83,18 +84,95 @@ func (o *opts) set(k string, v Word) {
 	o.values[k] = append(o.values[k], v)
 }
 
-// commandWrites records the files a command changes through its operands.
+// commandWrites records the files a command changes through its operands
+// and options, as its spec says (programs.go): the generic roles for most
+// programs, customWrites for those whose writes are computed.
 func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	name := progName(args[0].Value)
-	rest := args[1:]
+	s := specOf(name)
+	if s == nil {
+		return
+	}
+	switch s.write.kind {
+	case wkUnknown, wkNone:
+		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
+			return
+		}
+	case wkCustom:
+		w.customWrites(s, name, args[1:], sc, idx)
+		return
+	}
+	w.specWrites(s, name, args[1:], sc, idx)
+}
+
+// specWrites records the writes a spec's generic roles name.
+func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx int) {
+	ws := &s.write
+	p := parseArgs(rest, s)
+	if len(ws.when) > 0 && !p.has(ws.when...) || len(ws.unless) > 0 && p.has(ws.unless...) {
+		return
+	}
+	op := ws.op
+	switch {
+	case op == "" && len(ws.when) > 0:
+		op = name + " " + ws.when[0] // gofmt -w
+	case op == "":
+		op = name
+	}
+	tree := ws.treeAll || len(ws.trees) > 0 && p.has(ws.trees...)
+	n := len(w.a.Writes)
+	ops := p.operands
+	switch ws.kind {
+	case wkOperands:
+		skip := ws.skip
+		if skip > 0 && p.has("--reference") {
+			skip = 0
+		}
+		if skip > 0 && ws.modeChars != "" {
+			for _, a := range rest {
+				if a.Dynamic == "" && isMinusMode(a.Value, ws.modeChars) {
+					skip = 0 // chmod -x f: the mode was read as an option
+					break
+				}
+			}
+		}
+		ops = ops[min(skip, len(ops)):]
+	case wkFirst:
+		ops = ops[:min(1, len(ops))]
+	case wkSecond:
+		ops = ops[min(1, len(ops)):min(2, len(ops))]
+	case wkLast:
+		ops = ops[max(0, len(ops)-1):]
+	default:
+		ops = nil
+	}
+	for _, t := range ops {
+		w.addWrite(t, op, sc, idx, tree)
+	}
+	for _, o := range p.opts {
+		files, trees := contains(ws.values, o.name), contains(ws.valueTrees, o.name)
+		if !o.has || !files && !trees {
+			continue
+		}
+		vop := ws.op
+		if vop == "" {
+			vop = name + " " + o.name // openssl -out, cmake -B
+		}
+		w.addWrite(o.value, vop, sc, idx, trees)
+	}
+	if len(ws.dotWhen) > 0 && p.has(ws.dotWhen...) || ws.dot && len(w.a.Writes) == n {
+		w.addWrite(Word{Value: "."}, op, sc, idx, true)
+	}
+}
+
+// customWrites records the writes of the programs whose spec says they are
+// computed: what a sed script writes, where cp puts a copy, what tar
+// extracts, what go and npm change, ... The option grammar is the spec's.
+func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, idx int) {
 	add := func(t Word, op string, tree bool) { w.addWrite(t, op, sc, idx, tree) }
 	switch name {
-	case "tee":
-		for _, t := range parseOpts(rest, "", nil).operands {
-			add(t, "tee", false)
-		}
 	case "sed", "gsed":
-		o := parseOpts(rest, "efl", []string{"--expression", "--file", "--line-length"})
+		o := parseOpts(rest, s.short, s.long)
 		inPlace := o.has('i', "--in-place")
 		for _, l := range o.long {
 			if strings.HasPrefix(l, "--in-place") {
@@ -133,7 +211,7 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	case "npm", "pnpm", "yarn", "bun":
 		w.packageWrites(name, rest, sc, idx)
 	case "cp", "install", "ln", "mv", "gcp", "gmv":
-		w.copyWrites(name, rest, sc, idx)
+		w.copyWrites(s, name, rest, sc, idx)
 	case "go", "mage":
 		// go build -o, go test -o, go tool mage -compile, mage -compile:
 		// the output file is written (a hook binary among them).
@@ -203,42 +281,6 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 			add(out, name+" "+flag, true)
 		}
-	case "rm", "unlink", "rmdir", "shred", "srm":
-		o := parseOpts(rest, "", nil)
-		tree := o.has('r', "--recursive") || o.has('R')
-		for _, t := range o.operands {
-			add(t, name, tree)
-		}
-	case "touch", "truncate", "mkdir", "mkfifo", "mknod", "sponge", "fallocate":
-		valued := map[string]string{"touch": "rdt", "truncate": "sr", "mkdir": "m", "mkfifo": "m", "mknod": "m", "fallocate": "lon"}[name]
-		o := parseOpts(rest, valued, []string{"--reference", "--date", "--size", "--mode", "--length", "--offset"})
-		ops := o.operands
-		if name == "mknod" && len(ops) > 1 {
-			ops = ops[:1]
-		}
-		for _, t := range ops {
-			add(t, name, false)
-		}
-	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon":
-		o := parseOpts(rest, "", []string{"--reference", "--from"})
-		ops := o.operands
-		symbolic := false
-		if name == "chmod" {
-			// chmod -x f, chmod -w,+r f: a mode may start with '-'.
-			for _, a := range rest {
-				if isMinusMode(a.Value) {
-					symbolic = true
-					break
-				}
-			}
-		}
-		if _, ref := o.value("--reference"); !ref && !symbolic && len(ops) > 0 {
-			ops = ops[1:] // the mode or owner
-		}
-		tree := o.has('R', "--recursive")
-		for _, t := range ops {
-			add(t, name, tree)
-		}
 	case "dd":
 		for _, a := range rest {
 			if v, ok := strings.CutPrefix(a.Value, "of="); ok {
@@ -246,7 +288,7 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 	case "rsync":
-		o := parseOpts(rest, "eBfT", []string{"--rsh", "--exclude", "--include", "--filter", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--chmod", "--rsync-path"})
+		o := parseOpts(rest, s.short, s.long)
 		if len(o.operands) >= 2 {
 			dest := o.operands[len(o.operands)-1]
 			if !strings.Contains(dest.Value, ":") {
@@ -259,58 +301,13 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 	case "tar", "bsdtar", "gtar":
-		w.tarWrites(rest, sc, idx)
-	case "unzip":
-		o := parseOpts(rest, "dx", nil)
-		if d, ok := o.value("-d"); ok {
-			add(d, "unzip", true)
-		} else {
-			add(Word{Value: "."}, "unzip", true)
-		}
-	case "curl":
-		o := parseOpts(rest, "oOHdXuAeErTKCwFmD", []string{"--output", "--data", "--header", "--request", "--user", "--config", "--dump-header", "--cookie-jar", "--output-dir", "--form"})
-		for _, k := range []string{"-o", "--output", "-D", "--dump-header", "--cookie-jar"} {
-			for _, v := range o.values[k] {
-				add(v, "curl", false)
-			}
-		}
-		if o.has('O', "--remote-name", "--remote-name-all") {
-			add(Word{Value: "."}, "curl -O", true)
-		}
-	case "wget":
-		o := parseOpts(rest, "OoaPe", []string{"--output-document", "--output-file", "--directory-prefix", "--append-output"})
-		if v, ok := o.value("-O", "--output-document"); ok {
-			add(v, "wget", false)
-		} else if v, ok := o.value("-P", "--directory-prefix"); ok {
-			add(v, "wget", true)
-		} else {
-			add(Word{Value: "."}, "wget", true)
-		}
-	case "sort":
-		o := parseOpts(rest, "oktST", []string{"--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size"})
-		if v, ok := o.value("-o", "--output"); ok {
-			add(v, "sort -o", false)
-		}
+		w.tarWrites(s, rest, sc, idx)
 	case "patch":
-		w.patchWrites(rest, sc, idx)
+		w.patchWrites(s, rest, sc, idx)
 	case "apply_patch", "applypatch":
 		w.patchText(sc, idx, "apply_patch", 0, "")
-	case "gofmt", "goimports", "shfmt":
-		o := parseOpts(rest, "r", nil)
-		if o.has('w') {
-			for _, t := range defaultDot(o.operands) {
-				add(t, name+" -w", true)
-			}
-		}
-	case "clang-format":
-		o := parseOpts(rest, "", nil)
-		if o.has('i') {
-			for _, t := range o.operands {
-				add(t, "clang-format -i", false)
-			}
-		}
 	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
-		o := parseOpts(rest, "", nil)
+		o := parseOpts(rest, s.short, s.long)
 		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
 		if o.has(0, "--check", "--diff", "--check-only", "--dry-run") || name == "isort" && o.has('c') {
 			fix = false // reports only
@@ -329,12 +326,6 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				add(t, name, true)
 			}
 		}
-	case "time":
-		// time -o FILE (GNU time) writes its report there.
-		o := parseOpts(rest, "fo", []string{"--format", "--output"})
-		if f, ok := o.value("-o", "--output"); ok {
-			add(f, "time -o", false)
-		}
 	case "find":
 		w.findWrites(rest, sc, idx)
 	case "gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress", "brotli":
@@ -342,7 +333,7 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 		// goes, unless kept or written to stdout (zstd, lz4 and brotli keep
 		// it unless told to remove it); decompressing writes the name
 		// without the suffix.
-		o := parseOpts(rest, "bSoTL", []string{"--suffix", "--output", "--threads", "--format"})
+		o := parseOpts(rest, s.short, s.long)
 		if o.has('c', "--stdout", "--to-stdout") || o.has('t', "--test") || o.has('l', "--list") {
 			break
 		}
@@ -361,13 +352,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				}
 			}
 		}
-	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
-		for _, t := range parseOpts(rest, "", nil).operands {
-			add(t, name, false)
-		}
 	case "awk", "gawk":
 		// gawk -i inplace (or --include=inplace) rewrites its files.
-		o := parseOpts(rest, "fvFiE", []string{"--file", "--assign", "--field-separator", "--include"})
+		o := parseOpts(rest, s.short, s.long)
 		inPlace := false
 		for _, k := range []string{"-i", "--include"} {
 			for _, v := range o.values[k] {
@@ -383,17 +370,10 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				add(t, name+" -i inplace", false)
 			}
 		}
-	case "yq":
-		o := parseOpts(rest, "", nil)
-		if o.has('i', "--inplace") {
-			for _, t := range o.operands {
-				add(t, "yq -i", false)
-			}
-		}
 	case "emacs", "emacsclient":
 		// emacs --batch FILE -f save-buffer, --eval code: every file it
 		// opens may be saved.
-		o := parseOpts(rest, "flLe", []string{"--funcall", "--load", "--eval", "--execute", "--directory", "--script", "--file", "--visit", "--insert"})
+		o := parseOpts(rest, s.short, s.long)
 		batch := o.has(0, "--batch", "--script", "--eval", "--execute")
 		for _, a := range rest {
 			batch = batch || a.Value == "-batch" || a.Value == "-script"
@@ -408,64 +388,27 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				}
 			}
 		}
-	case "mount":
-		// A mount hides what is under its mount point.
-		if ops := parseOpts(rest, "tToLU", []string{"--types", "--options", "--label", "--uuid", "--source", "--target"}).operands; len(ops) > 0 {
-			add(ops[len(ops)-1], "mount", true)
-		}
-	case "openssl":
-		for i, a := range rest {
-			if (a.Value == "-out" || a.Value == "-keyout") && i+1 < len(rest) {
-				add(rest[i+1], name+" "+a.Value, false)
-			}
-		}
-	case "gpg", "gpg2", "iconv", "pandoc", "aria2c", "cmake", "cargo":
-		// Their output options name the file (or tree) they write.
-		o := parseOpts(rest, "odB", []string{"--output", "--target-dir", "--dir", "--out-dir", "--build"})
-		for _, k := range []string{"-o", "--output", "--out-dir"} {
-			for _, v := range o.values[k] {
-				add(v, name+" -o", name == "cmake" || name == "cargo")
-			}
-		}
-		for _, k := range []string{"--target-dir", "-B", "--build"} {
-			if v, ok := o.value(k); ok {
-				add(v, name+" "+k, true)
-			}
-		}
-		if name == "aria2c" {
-			if v, ok := o.value("-d", "--dir"); ok {
-				add(v, "aria2c -d", true)
-			}
-		}
-	case "sqlite3", "sqlite":
-		// The database file is written whatever the statements do.
-		if ops := parseOpts(rest, "", []string{"-cmd", "-init", "-separator", "-newline", "-nullvalue"}).operands; len(ops) > 0 {
-			add(ops[0], name, false)
-		}
-	case "xxd", "uniq":
-		// The second operand is the output file.
-		if ops := parseOpts(rest, "cglosn", []string{"-cols", "-groupsize", "-len", "-seek", "-skip-chars", "-skip-fields", "-check-chars"}).operands; len(ops) >= 2 {
-			add(ops[1], name, false)
-		}
 	case "script":
 		// script [options] [file]: the typescript it writes.
-		o := parseOpts(rest, "cEIOBTtm", []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"})
+		o := parseOpts(rest, s.short, s.long)
 		if o.has('V', "--version") || o.has('h', "--help") {
 			break
 		}
+		logs := false
 		for _, k := range []string{"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"} {
 			for _, v := range o.values[k] {
 				add(v, "script", false)
+				logs = true
 			}
 		}
 		if len(o.operands) > 0 {
 			add(o.operands[len(o.operands)-1], "script", false)
-		} else {
+		} else if !logs { // the typescript, unless a log option names it
 			add(Word{Value: "typescript"}, "script", false)
 		}
 	case "scp", "rcp", "docker", "podman", "kubectl":
 		// cp between hosts or containers: a local destination is written.
-		ops := parseOpts(rest, "PioFcSlJ", []string{"--container", "--namespace", "-n"}).operands
+		ops := parseOpts(rest, s.short, s.long).operands
 		if name != "scp" && name != "rcp" {
 			if len(ops) == 0 || ops[0].Value != "cp" {
 				break
@@ -477,12 +420,18 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 				add(dest, name+" cp", true)
 			}
 		}
-	case "cpio", "7z", "7za", "7zr", "unrar", "ar", "jar":
-		// Archives extracted where they are run (or into -o<dir>, -D).
-		o := parseOpts(rest, "D", []string{"--directory"})
+	case "cpio", "7z", "7za", "7zr", "rar", "unrar", "ar", "jar":
+		// Archives extracted where they are run (or into -o<dir>, -D);
+		// 7z a and rar a write the archive they name.
+		o := parseOpts(rest, s.short, s.long)
+		seven := name == "7z" || name == "7za" || name == "7zr" || name == "rar" || name == "unrar"
+		if seven && len(o.operands) > 1 && (o.operands[0].Value == "a" || o.operands[0].Value == "u" || o.operands[0].Value == "d") {
+			add(o.operands[1], name+" "+o.operands[0].Value, false)
+			break
+		}
 		extract := name == "cpio" && (o.has('i', "--extract")) || name == "jar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||
 			name == "ar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||
-			(name == "7z" || name == "7za" || name == "7zr" || name == "unrar") && len(o.operands) > 0 && (o.operands[0].Value == "x" || o.operands[0].Value == "e")
+			seven && len(o.operands) > 0 && (o.operands[0].Value == "x" || o.operands[0].Value == "e")
 		if !extract {
 			break
 		}
@@ -496,31 +445,25 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 			}
 		}
 		add(out, name+" x", true)
-	case "rename", "prename", "perl-rename", "file-rename":
-		// rename EXPR FILES (or FROM TO FILES): every file may be renamed.
-		for _, t := range parseOpts(rest, "", nil).operands {
-			add(t, "rename", true)
-		}
-	case "link":
-		// A hard link: the new name is the same file as the old one, so a
-		// later write through it changes both.
-		for _, t := range parseOpts(rest, "", nil).operands {
-			add(t, "link", false)
-		}
-	case "split", "csplit":
-		add(Word{Value: "."}, name, true)
-	case "ed", "ex", "red":
-		for _, t := range parseOpts(rest, "p", nil).operands {
-			add(t, name, false)
-		}
 	case "vim", "vi", "nvim":
-		o := parseOpts(rest, "cSuUiTwWs", nil)
+		o := parseOpts(rest, s.short, s.long)
 		if _, ok := o.value("-c", "-S", "-s", "-W", "-w"); ok || o.has('e') || o.has('E') || strings.Contains(o.short, "es") {
 			for _, t := range o.operands {
 				add(t, name, false)
 			}
 		}
 	}
+}
+
+// noSave reports npm install --no-save: node_modules changes, the
+// manifest and the lock file do not.
+func noSave(args []Word) bool {
+	for _, a := range args {
+		if a.Dynamic == "" && (a.Value == "--no-save" || a.Value == "--save=false") {
+			return true
+		}
+	}
+	return false
 }
 
 // goMains names the binaries go build writes into an -o directory: the
@@ -669,11 +612,8 @@ func defaultDot(ops []Word) []Word {
 // copyWrites handles cp, mv, install and ln: the destination (a directory
 // when -t is given, the operand is an existing directory or there are
 // several sources), and mv's sources.
-func (w *walker) copyWrites(name string, rest []Word, sc scope, idx int) {
-	o := parseOpts(rest, "tSmgo", []string{"--target-directory", "--suffix", "--mode", "--owner", "--group", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve", "--context"})
-	if name == "ln" {
-		o = parseOpts(rest, "tS", []string{"--target-directory", "--suffix", "--backup"})
-	}
+func (w *walker) copyWrites(s *progSpec, name string, rest []Word, sc scope, idx int) {
+	o := parseOpts(rest, s.short, s.long)
 	op := strings.TrimPrefix(name, "g")
 	tree := o.has('r', "--recursive") || o.has('R') || o.has('a', "--archive") || op == "mv"
 	if name == "install" && o.has('d', "--directory") {
@@ -768,7 +708,7 @@ func (w *walker) throughLinks(p string) string {
 	return ""
 }
 
-func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
+func (w *walker) tarWrites(s *progSpec, rest []Word, sc scope, idx int) {
 	if len(rest) == 0 {
 		return
 	}
@@ -791,13 +731,13 @@ func (w *walker) tarWrites(rest []Word, sc scope, idx int) {
 		}
 		args = append(bundled, rest[next:]...)
 	}
-	o := parseOpts(args, "fCTXbHKNV", []string{"--file", "--directory", "--files-from", "--exclude-from", "--to-command", "--use-compress-program"})
+	o := parseOpts(args, s.short, s.long)
 	if o.has('x', "--extract", "--get") {
 		extract = true
 	}
 	if !extract {
 		if o.has('c', "--create") || o.has('r', "--append") || o.has('u', "--update") {
-			if f, ok := o.value("-f", "--file"); ok {
+			if f, ok := o.value("-f", "--file"); ok && (f.Value != "-" || f.Dynamic != "") { // -f -: standard output
 				w.addWrite(f, "tar", sc, idx, false)
 			}
 		}
@@ -895,8 +835,8 @@ func findMatch(expr []Word) *Match {
 }
 
 // patchWrites: the files a patch changes, from its text (stdin or -i).
-func (w *walker) patchWrites(rest []Word, sc scope, idx int) {
-	o := parseOpts(rest, "pidDoBrVYzFg", []string{"--strip", "--input", "--directory", "--output", "--prefix", "--reject-file", "--backup", "--suffix"})
+func (w *walker) patchWrites(s *progSpec, rest []Word, sc scope, idx int) {
+	o := parseOpts(rest, s.short, s.long)
 	strip := -1
 	if p, ok := o.value("-p", "--strip"); ok {
 		strip = atoiDefault(p.Value, -1)
@@ -1030,12 +970,12 @@ func atoiDefault(s string, def int) int {
 
 // isMinusMode reports a chmod mode that starts with '-' (-x, -w,+r,
 // -rwx), which chmod takes as the mode, not as an option.
-func isMinusMode(s string) bool {
+func isMinusMode(s, chars string) bool {
 	if len(s) < 2 || s[0] != '-' {
 		return false
 	}
 	for _, c := range s[1:] {
-		if !strings.ContainsRune("rwxXstugoa+-=,", c) {
+		if !strings.ContainsRune(chars, c) {
 			return false
 		}
 	}
@@ -1146,8 +1086,8 @@ func (w *walker) packageWrites(name string, rest []Word, sc scope, idx int) {
 			add("package.json", false)
 		}
 	case "install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "upgrade", "dedupe", "link", "unlink", "prune":
-		if len(ops) == 1 && (ops[0].Value == "install" || ops[0].Value == "i") {
-			add("node_modules", true) // what the lock file says, into node_modules
+		if len(ops) == 1 && (ops[0].Value == "install" || ops[0].Value == "i") || name == "npm" && noSave(rest) {
+			add("node_modules", true) // what the lock file says (or --no-save), into node_modules
 			return
 		}
 		manifest()

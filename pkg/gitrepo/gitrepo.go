@@ -56,6 +56,11 @@ func Find(path string) (Repo, error) {
 	if err != nil {
 		return Repo{}, err
 	}
+	return FindResolved(dir)
+}
+
+// FindResolved is Find for a path realpath.Resolve has already resolved.
+func FindResolved(dir string) (Repo, error) {
 	for {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			break

@@ -109,7 +109,12 @@ func (h *Harness) Command(c CommandSpec) string {
 	// as it was), else the checkout. Only a missing binary pays the test.
 	// It runs inside $(...): without Go the subshell ends there, before
 	// the shell's own "go: not found" would be a second line.
-	ensure := `command -v go >/dev/null || exit 1; m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	module := `m="$d"; [ -f "$d/magefiles/go.mod" ] && m="$d/magefiles"; `
+	ensure := `command -v go >/dev/null || exit 1; ` + module + `go -C "$m" run ` + EnsurePackage + ` -timeout=` + strconv.Itoa(budget) + `s`
+	// The fix a failure names is the build as it is typed in this
+	// checkout: go tool mage runs where the tool line is (magefiles/ when
+	// the hook build is a module of its own), on the checkout (-w).
+	fix := `run go -C '$m' tool mage -w '$d' hook:build`
 	code := "1"
 	if c.gated() {
 		code = "2"
@@ -126,11 +131,11 @@ func (h *Harness) Command(c CommandSpec) string {
 	}
 	missing := func(what string) string {
 		if !c.gated() || c.GateAll {
-			return `{ echo "magehook: ` + what + `; run go tool mage hook:build" >&2; ` + blockIf + `exit ` + code + `; }`
+			return `{ ` + module + `echo "magehook: ` + what + `; ` + fix + `" >&2; ` + blockIf + `exit ` + code + `; }`
 		}
-		return `{ ` + h.toolSniff() + `case $t in ` + shellAlternatives(c.Gated) + `|"") echo "magehook: ` + what +
-			`; a gate watches ${t:-this tool}: the call is blocked; run go tool mage hook:build" >&2; ` + block + `exit 2;; esac; ` +
-			`echo "magehook: ` + what + `; no gate watches $t: it goes on; run go tool mage hook:build" >&2; exit 1; }`
+		return `{ ` + module + h.toolSniff() + `case $t in ` + shellAlternatives(c.Gated) + `|"") echo "magehook: ` + what +
+			`; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; ` + block + `exit 2;; esac; ` +
+			`echo "magehook: ` + what + `; no gate watches $t: it goes on; ` + fix + `" >&2; exit 1; }`
 	}
 	if c.Event == "SessionStart" {
 		b.WriteString(`b=$(` + ensure + ` -fresh "` + quoted + `" </dev/null) || b="$d/` + quoted + `"; `)
@@ -146,7 +151,7 @@ func (h *Harness) Command(c CommandSpec) string {
 	b.WriteString(`; c=$?; [ $c -ge ` + strconv.Itoa(SealBase) + ` ] && [ $c -lt ` + strconv.Itoa(SealBase+20) + ` ] && exit $((c-` + strconv.Itoa(SealBase) + `)); `)
 	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory or a build for another system or a truncated file)"; ` +
 		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary or one built before this install)"; fi; `)
-	b.WriteString(`echo "magehook: ` + quoted + ` $w; run go tool mage hook:build" >&2; ` + blockIf + `exit ` + code)
+	b.WriteString(module + `echo "magehook: ` + quoted + ` $w; ` + fix + `" >&2; ` + blockIf + `exit ` + code)
 	return b.String()
 }
 

@@ -181,12 +181,19 @@ func All() []*Harness {
 }
 
 // WayOutOf is the way-out sentence of a harness named by -harness= (the
-// default's for a name it does not know).
-func WayOutOf(name string) string {
+// default's for a name it does not know), with magehook's own command as
+// typed in the checkout ("bin/magehook" in a repository whose hook build
+// is a module of its own, where go tool mage does not reach magehook's
+// targets; "" keeps "go tool mage").
+func WayOutOf(name, typed string) string {
+	out := "Do the work in a worktree on its own branch: " + worktreeCreate + " prints its directory; work there."
 	if h, ok := Lookup(name); ok && h.WayOut != "" {
-		return h.WayOut
+		out = h.WayOut
 	}
-	return "Do the work in a worktree on its own branch: " + worktreeCreate + " prints its directory; work there."
+	if typed != "" && typed != "go tool mage" {
+		out = strings.ReplaceAll(out, worktreeCreate, typed+" worktree:create <name>")
+	}
+	return out
 }
 
 // OpaqueResponseOf reports the OpaqueResponse of a harness named by

@@ -13,6 +13,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/jsonlog"
@@ -123,7 +124,10 @@ type call struct {
 	p        *payload.Payload
 	cfg      *toolingrc.Config
 	b        *budget.Budget // nil on events that gate no tool call
-	handlers []Handler      // builtin, then enabled, in order
+	handlers []Handler      // builtin, then enabled, in order, then Reach gates not enabled
+	// reachOnly names the Reach gates among handlers the configuration
+	// does not enable (Call.ReachOnly).
+	reachOnly map[string]bool
 	// shape is the pre-scan's verdict (shapeOf), once shaped.
 	shape  error
 	shaped bool
@@ -207,6 +211,19 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 			c.handlers = append(c.handlers, h)
 		}
 	}
+	if ev.Gating() {
+		// A gate that judges other repositories by their own policies
+		// runs where this one does not enable it, for them alone.
+		for _, h := range d.Handlers {
+			if _, on := find(enabled, h.Name); h.Reach && !on && h.Subscribes(ev.Name) {
+				c.handlers = append(c.handlers, h)
+				if c.reachOnly == nil {
+					c.reachOnly = map[string]bool{}
+				}
+				c.reachOnly[h.Name] = true
+			}
+		}
+	}
 	return c, 0, true
 }
 
@@ -263,7 +280,7 @@ func (d *Dispatcher) runAll(ctx context.Context, c *call) outcome {
 		if tracing || c.spool != nil {
 			start = d.Now()
 		}
-		r, err := d.run(ctx, h, c.ev, c.p, c.cfg, c.b, merged, o.failed)
+		r, err := d.run(ctx, h, c.ev, c.p, c.cfg, c.b, merged, o.failed, c.reachOnly[h.Name])
 		if err == nil && h.Policy == Gatekeeper {
 			err = c.b.Check()
 		}
@@ -458,7 +475,7 @@ func (d *Dispatcher) lifecycleOnly(ctx context.Context, ev Event, p *payload.Pay
 			if h.Policy != Observer || !h.Subscribes(ev.Name) {
 				continue
 			}
-			r, err := d.run(ctx, h, ev, p, nil, nil, nil, nil)
+			r, err := d.run(ctx, h, ev, p, nil, nil, nil, nil, false)
 			if err != nil {
 				fmt.Fprintf(d.Stderr, "magehook: %s: %s failed: %v\n", ev.Name, h.Name, oneLine(err.Error()))
 				continue
@@ -746,6 +763,9 @@ func unknownHandler(o toolingrc.Origin, name string, handlers []Handler) error {
 	if near := toolingrc.Nearest(names, name); near != "" {
 		hint = fmt.Sprintf("did you mean %s? (go tool mage hook:list lists them; a new handler of your own needs go tool mage hook:build)", near)
 	}
+	if o.File != "" {
+		hint = buildinfo.InCheckout(filepath.Dir(o.File), hint)
+	}
 	return &toolingrc.Error{File: o.File, Line: o.Line, Key: toolingrc.KeyHookEnable, Err: ErrUnknownHandler,
 		Msg: fmt.Sprintf("no handler is named %q in this binary; %s", name, hint)}
 }
@@ -760,14 +780,14 @@ func find(hs []Handler, name string) (Handler, bool) {
 }
 
 // run calls one handler, turning a panic into an error.
-func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config, b *budget.Budget, merged *Result, failed []string) (r Result, err error) {
+func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Payload, cfg *toolingrc.Config, b *budget.Budget, merged *Result, failed []string, reachOnly bool) (r Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), Harness: HarnessName(d.Harness), agent: d.Harness, memo: d.memo})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), ReachOnly: reachOnly, Harness: HarnessName(d.Harness), agent: d.Harness, memo: d.memo})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/magehook/magehook/pkg/budget"
+	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/confined"
 	"github.com/magehook/magehook/pkg/gitrepo"
 	"github.com/magehook/magehook/pkg/payload"
+	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -68,6 +70,13 @@ type Handler struct {
 	// gates' own configuration, which must not depend on a line the
 	// agent could remove.
 	Implied bool
+	// Reach handlers are gates that judge what a call does in another
+	// repository by that repository's own policy (branchguard: a git -C
+	// into a checkout whose .toolingrc enables it): on a tool-gating
+	// event they run also where the caller's configuration does not
+	// enable them, with Call.ReachOnly set, and then judge only the
+	// repositories whose own policy enables them.
+	Reach bool
 	// Run answers one event. It must not write to stdout.
 	Run func(*Call) (Result, error)
 	// Verify, when set, checks the handler's configuration in a checkout
@@ -98,6 +107,9 @@ type Call struct {
 	// (the event is blocked for them).
 	Merged      *Result
 	FailedGates []string
+	// ReachOnly: the handler is a Reach gate the caller's configuration
+	// does not enable; only other repositories' policies count.
+	ReachOnly bool
 	// Harness names the agent whose payload this is ("claude", "codex",
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
@@ -114,12 +126,56 @@ type Call struct {
 // itself: each lookup reads or resolves a handful of files.
 type memo struct {
 	repos    map[string]found
-	state    string
+	configs  map[string]foundConfig
+	real     map[string]resolved // realpath.Resolve of a directory
+	state    confined.Base
 	stateErr error
 	stateSet bool
 }
 
-func newMemo() *memo { return &memo{repos: map[string]found{}} }
+func newMemo() *memo {
+	return &memo{repos: map[string]found{}, configs: map[string]foundConfig{}, real: map[string]resolved{}}
+}
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// resolve is realpath.Resolve(dir), once per dispatch: the checkout a
+// gate looks up and the state directory's home are most often the same
+// directory, walked from the root once.
+func (c *Call) resolve(dir string) (string, error) {
+	if c.memo == nil {
+		return realpath.Resolve(dir)
+	}
+	if r, ok := c.memo.real[dir]; ok {
+		return r.real, r.err
+	}
+	real, err := realpath.Resolve(dir)
+	c.memo.real[dir] = resolved{real, err}
+	return real, err
+}
+
+type foundConfig struct {
+	cfg *toolingrc.Config
+	err error
+}
+
+// ConfigAt is the configuration discovered from dir (toolingrc.Discover),
+// found once per dispatch: the policy of another repository a call
+// reaches (its main checkout's .toolingrc decides there).
+func (c *Call) ConfigAt(dir string) (*toolingrc.Config, error) {
+	if c.memo == nil {
+		return toolingrc.Discover(dir)
+	}
+	if f, ok := c.memo.configs[dir]; ok {
+		return f.cfg, f.err
+	}
+	cfg, err := toolingrc.Discover(dir)
+	c.memo.configs[dir] = foundConfig{cfg, err}
+	return cfg, err
+}
 
 // Repo is gitrepo.Find(dir), found once per dispatch: the handlers of one
 // hook call ask about the same checkout. A Call made outside a dispatch
@@ -131,7 +187,11 @@ func (c *Call) Repo(dir string) (gitrepo.Repo, error) {
 	if f, ok := c.memo.repos[dir]; ok {
 		return f.repo, f.err
 	}
-	r, err := gitrepo.Find(dir)
+	var r gitrepo.Repo
+	real, err := c.resolve(dir)
+	if err == nil {
+		r, err = gitrepo.FindResolved(real)
+	}
 	c.memo.repos[dir] = found{r, err}
 	return r, err
 }
@@ -148,10 +208,27 @@ func (c *Call) WorktreeAdvice() string {
 	if h == nil {
 		h = ClaudeCode
 	}
+	create := c.Typed() + " worktree:create <name>"
 	if cmd := h.WorktreeCommand(); cmd != "" {
-		return "make the change in a worktree (" + cmd + ", or go tool mage worktree:create <name>) on its own branch"
+		return "make the change in a worktree (" + cmd + ", or " + create + ") on its own branch"
 	}
-	return "make the change in a worktree on its own branch: run go tool mage worktree:create <name> and work in the directory it prints"
+	return "make the change in a worktree on its own branch: run " + create + " and work in the directory it prints"
+}
+
+// Typed is how a person (or the model) runs magehook's targets in the
+// call's checkout: go tool mage where the repository's own module holds
+// the magefiles, the hook binary by its path relative to the checkout
+// ("bin/magehook") where the hook build is a module of its own
+// (magefiles/go.mod), which go tool mage at the top does not reach.
+func (c *Call) Typed() string {
+	if c.Config == nil || len(c.Config.Files) == 0 {
+		return "go tool mage"
+	}
+	bin, err := c.Config.Get(toolingrc.KeyHookBinary)
+	if err != nil {
+		return "go tool mage"
+	}
+	return buildinfo.Typed(c.Config.Root(), bin.Abs())
 }
 
 // StateDir returns the absolute state directory (state.dir) with its
@@ -160,11 +237,29 @@ func (c *Call) WorktreeAdvice() string {
 // magehook's logs elsewhere). Write below it with package confined or
 // jsonlog (Root: the state directory), which follow no link out of it.
 func (c *Call) StateDir() (string, error) {
+	b, err := c.stateBase()
+	return b.Path, err
+}
+
+// StateSubdir is the directory name (a relative path) below StateDir,
+// refused like StateDir when its links lead out of the state directory:
+// confined.Dir(StateDir, name), with the state directory resolved once
+// per dispatch.
+func (c *Call) StateSubdir(name string) (string, error) {
+	b, err := c.stateBase()
+	if err != nil {
+		return "", err
+	}
+	d, err := b.Dir(name)
+	return d.Path, err
+}
+
+func (c *Call) stateBase() (confined.Base, error) {
 	if c.memo == nil {
-		return StateDir(c.Config)
+		return stateBase(c.Config, realpath.Resolve)
 	}
 	if !c.memo.stateSet {
-		c.memo.state, c.memo.stateErr = StateDir(c.Config)
+		c.memo.state, c.memo.stateErr = stateBase(c.Config, c.resolve)
 		c.memo.stateSet = true
 	}
 	return c.memo.state, c.memo.stateErr
@@ -172,15 +267,25 @@ func (c *Call) StateDir() (string, error) {
 
 // StateDir is Call.StateDir for a configuration.
 func StateDir(cfg *toolingrc.Config) (string, error) {
+	b, err := stateBase(cfg, realpath.Resolve)
+	return b.Path, err
+}
+
+// stateBase resolves the checkout (state.dir's home) once and the state
+// directory from there.
+func stateBase(cfg *toolingrc.Config, resolve func(string) (string, error)) (confined.Base, error) {
 	v, err := cfg.Get(toolingrc.KeyStateDir)
 	if err != nil {
-		return "", err
+		return confined.Base{}, err
 	}
-	dir, err := confined.Dir(v.Home, v.Abs())
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
+	real, err := resolve(v.Home)
+	if err == nil {
+		var b confined.Base
+		if b, err = confined.Resolved(v.Home, real).Dir(v.Abs()); err == nil {
+			return b, nil
+		}
 	}
-	return dir, nil
+	return confined.Base{}, fmt.Errorf("%s: %w", toolingrc.KeyStateDir, err)
 }
 
 // Validate checks a handler's declaration: a name, known events, a matcher
@@ -268,6 +373,19 @@ func Match(matcher, value string) (bool, error) {
 		return false, err
 	}
 	return m(value), nil
+}
+
+// Compiles reports whether Match compiles matcher as a regular
+// expression (once for each dispatch that reaches the handler): not for
+// "", "*", a list of exact names or an alternation of names, each
+// perhaps followed by ".*", which Match answers without building
+// anything.
+func Compiles(matcher string) bool {
+	if matcher == "" || matcher == "*" || isExactList(matcher) {
+		return false
+	}
+	_, literal := literalAlternation(matcher, "")
+	return !literal
 }
 
 func compileMatcher(matcher string) (func(string) bool, error) {

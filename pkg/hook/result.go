@@ -48,6 +48,9 @@ type Result struct {
 	// deny, to the user for allow and ask.
 	Decision Decision
 	Reason   string
+	// Binding: the deny is another repository's policy (Handler.Reach),
+	// which the caller's hook.warn does not turn into a warning.
+	Binding bool
 	// Context is added to Claude's context (additionalContext).
 	Context string
 	// UpdatedInput replaces the whole tool input (PreToolUse with allow or

@@ -29,7 +29,7 @@ func WarnOnly(cfg *toolingrc.Config, name string) bool {
 // model is told what the policy would have denied and why, the user sees
 // it, the health log keeps a line, and the call goes on.
 func (d *Dispatcher) warnOnly(cfg *toolingrc.Config, h Handler, ev Event, p *payload.Payload, r Result) Result {
-	if r.Decision != DecisionDeny || !WarnOnly(cfg, h.Name) {
+	if r.Decision != DecisionDeny || r.Binding || !WarnOnly(cfg, h.Name) {
 		return r
 	}
 	fmt.Fprintf(d.Stderr, "magehook: %s (warn-only, hook.warn) would deny: %s\n", h.Name, r.Reason)

@@ -71,13 +71,16 @@ func (l Log) Append(rec any) error {
 		return err
 	}
 	defer root.Close()
-	if info, err := root.Lstat(name); err == nil && (l.MaxBytes <= 0 || info.Size()+int64(len(line)) <= l.MaxBytes) {
-		// The common case, on every tool call: the log is there and has
-		// room, so no lock. An O_APPEND write never interleaves with
-		// another, and a rotation by another writer meanwhile only renames
-		// the file this line goes into (kept as .1). A log to create or to
-		// rotate takes the lock below.
-		return AppendLine(root, name, line)
+	if f, info, err := root.OpenExisting(name, os.O_RDWR|os.O_APPEND|noFollow); err == nil {
+		if l.MaxBytes <= 0 || info.Size()+int64(len(line)) <= l.MaxBytes {
+			// The common case, on every tool call: the log is there and
+			// has room, so no lock. An O_APPEND write never interleaves
+			// with another, and a rotation by another writer meanwhile
+			// only renames the file this line goes into (kept as .1). A
+			// log to create or to rotate takes the lock below.
+			return appendTo(f, line)
+		}
+		f.Close()
 	}
 	lockName := name + ".lock"
 	lf, err := root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
@@ -117,6 +120,11 @@ func AppendLine(root *confined.Root, name string, line []byte) error {
 	if err != nil {
 		return err
 	}
+	return appendTo(f, line)
+}
+
+// appendTo is AppendLine's write to f, opened to append, and closes it.
+func appendTo(f *os.File, line []byte) error {
 	n, werr := f.Write(line)
 	if werr != nil && n > 0 {
 		untear(f, line[:n])

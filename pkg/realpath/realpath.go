@@ -54,6 +54,23 @@ func ResolveIn(dir, path string) (string, error) {
 	return resolve(path)
 }
 
+// Below returns what Resolve returns for the path rel names relative to
+// real, a directory Resolve has resolved: only rel's components are
+// looked at, not real's again from the root. An absolute rel is resolved
+// whole.
+func Below(real, rel string) (string, error) {
+	if filepath.IsAbs(rel) {
+		return Resolve(rel)
+	}
+	if !filepath.IsAbs(real) {
+		return Resolve(real + string(filepath.Separator) + rel)
+	}
+	if err := budget.CheckPath("the path", rel); err != nil {
+		return "", &os.PathError{Op: "resolve", Path: head(rel), Err: err}
+	}
+	return walk(filepath.VolumeName(real)+string(filepath.Separator), real, split(rel), real+string(filepath.Separator)+rel)
+}
+
 func resolve(path string) (string, error) {
 	// Each component costs a system call and a copy of the path so far: a
 	// path of 50,000 components would cost seconds and gigabytes.
@@ -62,8 +79,13 @@ func resolve(path string) (string, error) {
 	}
 	vol := filepath.VolumeName(path)
 	root := vol + string(filepath.Separator)
-	resolved := root
-	rest := split(path[len(vol):])
+	return walk(root, root, split(path[len(vol):]), path)
+}
+
+// walk resolves the components rest from resolved, a resolved directory
+// (root is the volume's root, where an absolute link starts again); path
+// is the whole path, for the error.
+func walk(root, resolved string, rest []string, path string) (string, error) {
 	links := 0
 	missing := false
 	for len(rest) > 0 {

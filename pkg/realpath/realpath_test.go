@@ -76,3 +76,26 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// Below resolves a path below a resolved directory as Resolve resolves the
+// whole path: through links inside and out, a ".." after a link, a part
+// that does not exist yet, and a loop.
+func TestBelowIsResolveOfTheJoinedPath(t *testing.T) {
+	dir := t.TempDir()
+	real, err := Resolve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+	os.Symlink(outside, filepath.Join(dir, "out"))
+	os.Symlink("a/b", filepath.Join(dir, "in"))
+	os.Symlink("loop", filepath.Join(dir, "loop"))
+	for _, rel := range []string{".", "a", "a/b", "out", "out/x", "in/../b", "in/new/file", "missing/x", "a/../out", "loop/x"} {
+		want, werr := Resolve(dir + string(filepath.Separator) + rel)
+		got, gerr := Below(real, rel)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Errorf("Below(%q): %q, %v; Resolve: %q, %v", rel, got, gerr, want, werr)
+		}
+	}
+}

@@ -134,9 +134,11 @@ export const MagehookPlugin = async ({ directory }) => {
   let bin = path.join(root, BINARY);
   const calls = new Map();
   const contexts = new Map();
+  const mod = () => fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
+  // The fix as it runs in this checkout: go tool mage where the tool line is.
+  const fix = () => "run go -C '" + mod() + "' tool mage -w '" + root + "' hook:build";
   const ensure = (fresh) => {
-    const mod = fs.existsSync(path.join(root, "magefiles", "go.mod")) ? path.join(root, "magefiles") : root;
-    const r = spawnSync("go", ["-C", mod, "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
+    const r = spawnSync("go", ["-C", mod(), "run", ENSURE, fresh ? "-fresh" : "-timeout=25s", BINARY],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30000 });
     if (r.stderr) process.stderr.write(r.stderr);
     if (r.status === 0 && (r.stdout || "").trim()) bin = r.stdout.trim();
@@ -145,7 +147,7 @@ export const MagehookPlugin = async ({ directory }) => {
   ensure(true); // as SessionStart does: build a missing binary, rebuild a stale one
   const run = (target, payload) => {
     if (!fs.existsSync(bin) && !ensure(false)) {
-      return { failed: "magehook: " + bin + " is missing and could not be built; run go tool mage hook:build in " + root };
+      return { failed: "magehook: " + bin + " is missing and could not be built; " + fix() };
     }
     const r = spawnSync(bin, [target, "-harness=` + name + `"], { input: JSON.stringify(payload), cwd: root,
       encoding: "utf8", timeout: 30000, env: { ...process.env, ` + harness.SealEnv + `: String(process.pid) } });
@@ -155,7 +157,7 @@ export const MagehookPlugin = async ({ directory }) => {
     // Only magehook's binary seals its answer (` + harness.SealEnv + `): any other code is a failure.
     if (r.status < ` + strconv.Itoa(harness.SealBase) + ` || r.status >= ` + strconv.Itoa(harness.SealBase+20) + `) {
       return { failed: "magehook: " + bin + " answered without magehook's seal (exit " + r.status +
-        ": not magehook's hook binary, or one built before this install); run go tool mage hook:build" + (stderr ? ": " + stderr : "") };
+        ": not magehook's hook binary, or one built before this install); " + fix() + (stderr ? ": " + stderr : "") };
     }
     r.status -= ` + strconv.Itoa(harness.SealBase) + `;
     if (r.status !== 0 && r.status !== 2) return { failed: stderr || "magehook: " + bin + " exited " + r.status };

@@ -50,7 +50,8 @@ type Call struct {
 	// query's name).
 	ReadOnly bool
 	// Paths are the paths the arguments name, as written (a file:// URI
-	// made a path, ~/ made the home); none are read for a reader.
+	// made a path, ~/ made the home); none are read for a reader unless
+	// Options.Readers asks.
 	Paths []Path
 }
 
@@ -67,8 +68,27 @@ const (
 	maxPaths = 256
 )
 
+// Options say what Read gathers beyond Of's paths.
+type Options struct {
+	// Home replaces a leading ~/.
+	Home string
+	// Readers: the paths of a read-only tool too (a gate on reads,
+	// secretguard, asks about them).
+	Readers bool
+	// Relative: also a relative path by its shape (no whitespace, and a
+	// '/', a leading '.' or a file extension) in an argument whose name
+	// says neither path nor text. Loose, for the gates that match the
+	// paths they find against their own globs (pathguard, secretguard),
+	// not for those that take every path for a write (a branch name
+	// such as feature/x would be one).
+	Relative bool
+}
+
 // Of reads a tool call that is not Known; home replaces a leading ~/.
-func Of(p *payload.Payload, home string) Call {
+func Of(p *payload.Payload, home string) Call { return Read(p, Options{Home: home}) }
+
+// Read is Of with options.
+func Read(p *payload.Payload, o Options) Call {
 	c := Call{Tool: p.ToolName}
 	if Known(p.ToolName) {
 		return c
@@ -81,12 +101,12 @@ func Of(p *payload.Payload, home string) Call {
 		}
 	}
 	c.ReadOnly = readOnly(p, c.Server, name)
-	if c.ReadOnly {
+	if c.ReadOnly && !o.Readers {
 		return c // what a reader names, no gate here asks about
 	}
 	var v any
 	if len(p.ToolInput) > 0 && json.Unmarshal(p.ToolInput, &v) == nil {
-		walk(&c, "", v, 0, home)
+		walk(&c, "", v, 0, o)
 	}
 	return c
 }
@@ -227,25 +247,25 @@ func textName(name string) bool {
 	return false
 }
 
-func walk(c *Call, name string, v any, depth int, home string) {
+func walk(c *Call, name string, v any, depth int, o Options) {
 	if depth > maxDepth || len(c.Paths) >= maxPaths {
 		return
 	}
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			walk(c, k, x, depth+1, home)
+			walk(c, k, x, depth+1, o)
 		}
 	case []any:
 		for _, x := range t {
-			walk(c, name, x, depth+1, home)
+			walk(c, name, x, depth+1, o)
 		}
 	case string:
 		if t == "" || strings.ContainsAny(t, "\n\x00") {
 			return
 		}
-		if named := pathName(name); named || !textName(name) && shaped(t) {
-			if p, ok := asPath(t, home); ok {
+		if named := pathName(name); named || !textName(name) && (shaped(t) || o.Relative && relative(t)) {
+			if p, ok := asPath(t, o.Home); ok {
 				c.Paths = append(c.Paths, Path{Arg: name, Value: p})
 			}
 		}
@@ -255,6 +275,16 @@ func walk(c *Call, name string, v any, depth int, home string) {
 // shaped reports a string that is a path by its shape alone.
 func shaped(s string) bool {
 	return filepath.IsAbs(s) || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "file://")
+}
+
+// relative reports a string that reads as a relative path: one word of
+// at most 4096 bytes with a '/', a leading '.' or a file extension, and no
+// URI scheme.
+func relative(s string) bool {
+	if len(s) > 4096 || strings.ContainsAny(s, " \t\r") || strings.Contains(s, "://") {
+		return false
+	}
+	return strings.Contains(s, "/") || strings.HasPrefix(s, ".") || filepath.Ext(s) != ""
 }
 
 // asPath turns an argument into a path: a file:// URI's path, ~/ the

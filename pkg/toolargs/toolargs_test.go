@@ -47,6 +47,32 @@ func TestOfReadsPathsByNameAndShape(t *testing.T) {
 	}
 }
 
+// Read's options: a reader's paths, and relative paths by their shape in
+// arguments named neither path nor text (the gates that match globs).
+func TestReadOptions(t *testing.T) {
+	cases := []struct {
+		js    string
+		o     Options
+		paths []string
+	}{
+		{`{"tool_name":"mcp__fs__read_text_file","tool_input":{"path":"/r/.env"}}`, Options{Readers: true}, []string{"/r/.env"}},
+		{`{"tool_name":"mcp__fs__read_text_file","tool_input":{"path":"/r/.env"}}`, Options{}, nil},
+		{`{"tool_name":"mcp__x__frob","tool_input":{"name":"config/.env","head":"feature/x","v":"1.2","w":"plain","content":"a/b","u":"https://h/p","s":"two words/x"}}`,
+			Options{Relative: true}, []string{"config/.env", "feature/x", "1.2"}},
+		{`{"tool_name":"mcp__x__frob","tool_input":{"name":"config/.env","head":"feature/x"}}`, Options{}, nil},
+		{`{"tool_name":"mcp__x__frob","tool_input":{"name":"~/x.go"}}`, Options{Home: "/h", Relative: true}, []string{"/h/x.go"}},
+	}
+	for _, c := range cases {
+		var paths []string
+		for _, p := range Read(call(t, c.js), c.o).Paths {
+			paths = append(paths, p.Value)
+		}
+		if !sameSet(paths, c.paths) {
+			t.Errorf("%s %+v: paths %q, want %q", c.js, c.o, paths, c.paths)
+		}
+	}
+}
+
 func sameSet(a, b []string) bool {
 	m := map[string]int{}
 	for _, x := range a {

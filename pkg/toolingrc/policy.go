@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/magehook/magehook/pkg/safetext"
 )
 
 // One policy per repository, set at its top. The gates that govern a
@@ -138,8 +140,8 @@ func (c *Config) applyPolicy(readChain func(string) ([]File, error)) error {
 			kept = append(kept, f)
 			continue
 		}
-		if why := untrusted(f.Path); why != "" {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is ignored: it is above the repository and %s; make it yours and writable by you alone (chown, chmod go-w), or remove it", f.Path, why))
+		if why := untrusted(f.Path, c.euid()); why != "" {
+			c.Warnings = append(c.Warnings, oneLine(fmt.Sprintf("%s is ignored: it is above the repository and %s; make it and its directories yours (or root's) and writable by you alone (chown, chmod go-w), or remove it", f.Path, why)))
 			continue
 		}
 		kept = append(kept, f)
@@ -205,4 +207,10 @@ func (c *Config) ownFiles() []File {
 		return c.Files[:c.own]
 	}
 	return c.Files
+}
+
+// oneLine is a warning as one safe line: a path's control characters
+// (and newlines) escaped.
+func oneLine(s string) string {
+	return strings.ReplaceAll(safetext.String(s), "\n", `\n`)
 }

@@ -86,7 +86,8 @@ type Config struct {
 	// Warnings are files left out of the chain, each a line for stderr.
 	Warnings []string
 	policy   int
-	own      int // the files before those Join added (0: all)
+	own      int        // the files before those Join added (0: all)
+	euid     func() int // the user whose files above the repository count
 }
 
 // MaxFileSize is the largest .toolingrc read (4 MiB), MaxLine its longest
@@ -124,15 +125,29 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Options adjust Discover for what it would otherwise ask of the host.
+type Options struct {
+	// Euid is the user a .toolingrc above the repository must belong to
+	// (or root) to count; nil is the process's effective user.
+	Euid func() int
+}
+
 // Discover walks up from start (made absolute) and reads every .toolingrc
 // on the way to the filesystem root. It fails when none exists (an error
 // wrapping ErrNotFound), or when one cannot be read or parsed.
-func Discover(start string) (*Config, error) {
+func Discover(start string) (*Config, error) { return DiscoverWith(start, Options{}) }
+
+// DiscoverWith is Discover with options.
+func DiscoverWith(start string, o Options) (*Config, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
 		return nil, &Error{File: start, Msg: fmt.Sprintf("cannot resolve the start directory: %v", err), Err: ErrNotFound}
 	}
-	cfg := &Config{Start: abs, policy: -1}
+	euid := geteuid
+	if o.Euid != nil {
+		euid = o.Euid
+	}
+	cfg := &Config{Start: abs, policy: -1, euid: euid}
 	files, err := chain(abs)
 	if err != nil {
 		return nil, err
