@@ -32,7 +32,11 @@ func (c *Consumer) kiloConfig(t *testing.T, srv *modelserver.Server, model strin
 	write(t, c.Home, ".config/kilo/kilo.json", string(b))
 }
 
-func (c *Consumer) kilo(t *testing.T, cl live.Client, dir, prompt string) opencodeSession {
+// kilo runs kilo run in dir. Its own services (api.kilo.ai, the event
+// and session services) are pointed at the scripted server on loopback,
+// which answers them 404 at once: nothing leaves the machine, and nothing
+// waits on a network that is not there.
+func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, dir, prompt string) opencodeSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -42,7 +46,8 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, dir, prompt string) openco
 		"XDG_DATA_HOME="+filepath.Join(c.Home, ".local/share"), "XDG_CACHE_HOME="+filepath.Join(c.Home, ".cache"),
 		"KILO_DISABLE_MODELS_FETCH=true", "KILO_DISABLE_AUTOUPDATE=true", "KILO_DISABLE_SHARE=true", "KILO_DISABLE_LSP_DOWNLOAD=true",
 		"KILO_DISABLE_CODEBASE_INDEXING=true", "KILO_DISABLE_SESSION_INGEST=true", "KILO_DISABLE_PRESENCE=true",
-		"KILO_DISABLE_CHANNEL_DB=true", "KILO_DISABLE_EMBEDDED_WEB_UI=true", "KILO_DISABLE_DEFAULT_PLUGINS=true", "NO_COLOR=1")
+		"KILO_DISABLE_CHANNEL_DB=true", "KILO_DISABLE_EMBEDDED_WEB_UI=true", "KILO_DISABLE_DEFAULT_PLUGINS=true", "NO_COLOR=1",
+		"KILO_API_URL="+srv.URL, "KILO_API_BASE="+srv.URL, "KILO_EVENT_SERVICE_URL="+srv.URL, "KILO_CONSOLE_BASE="+srv.URL)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -80,7 +85,7 @@ func TestKiloGuardsMainInAFreshClone(t *testing.T) {
 			defer srv.Close()
 			c.kiloConfig(t, srv, "gpt-5")
 			before := c.head(t, clone, "HEAD")
-			s := c.kilo(t, cl, clone, "do the work")
+			s := c.kilo(t, cl, srv, clone, "do the work")
 			after := c.head(t, clone, "HEAD")
 			readme := read(t, filepath.Join(clone, "README.md"))
 			_, newErr := os.Stat(filepath.Join(clone, "NEW.md"))
@@ -134,7 +139,7 @@ func TestKiloMisspeltToolingrcClosesTheGates(t *testing.T) {
 	}
 	defer srv.Close()
 	c.kiloConfig(t, srv, "gpt-5")
-	s := c.kilo(t, cl, c.Dir, "commit the change")
+	s := c.kilo(t, cl, srv, c.Dir, "commit the change")
 	if after := c.head(t, c.Dir, "HEAD"); after != before {
 		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s\n%s", before, after, s.Out)
 	}
