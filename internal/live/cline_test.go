@@ -43,6 +43,7 @@ func (c *Consumer) cline(t *testing.T, cl live.Client, srv *modelserver.Server, 
 		t.Fatalf("cline auth: %v\n%s", err, out)
 	}
 	cmd := exec.CommandContext(ctx, cl.Path(), append(append([]string{"--json"}, clineExtra...), "--auto-approve", "true", "-c", dir, "-P", "openai-compatible", "-m", "gpt-4o", prompt)...)
+	ownGroup(cmd)
 	cmd.Dir, cmd.Env = dir, env
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out

