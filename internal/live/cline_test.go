@@ -2,9 +2,12 @@ package live_test
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +39,8 @@ func (c *Consumer) cline(t *testing.T, cl live.Client, srv *modelserver.Server, 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env := append(append([]string(nil), c.Env...), "NO_COLOR=1", "CLINE_TELEMETRY_DISABLED=1", "CLINE_DISABLE_AUTO_UPDATE=1")
+	env := append(append([]string(nil), c.Env...), "NO_COLOR=1", "CLINE_TELEMETRY_DISABLED=1", "CLINE_NO_AUTO_UPDATE=1",
+		"CLINE_HUB_PORT="+clineHub(t, c))
 	auth := exec.CommandContext(ctx, cl.Path(), "auth", "-p", "openai-compatible", "-k", "x", "-m", "gpt-4o", "-b", srv.URL+"/v1")
 	auth.Dir, auth.Env = dir, env
 	if out, err := auth.CombinedOutput(); err != nil {
@@ -52,6 +56,40 @@ func (c *Consumer) cline(t *testing.T, cl live.Client, srv *modelserver.Server, 
 		t.Fatalf("cline did not finish within 5 minutes\n%s", out.String())
 	}
 	return clineSession{Out: out.String(), Err: err}
+}
+
+// clineHub is the port of the consumer's own Cline hub: cline starts a
+// hub daemon that outlives the run, and one on the default port would
+// serve every test's runs with the environment of the first. The daemon
+// is ended when the test ends, by its process id.
+func clineHub(t *testing.T, c *Consumer) string {
+	t.Helper()
+	if c.clineHubPort == "" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.clineHubPort = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		l.Close()
+	}
+	// Each (sub)test that runs cline ends the daemon its run started.
+	port := c.clineHubPort
+	t.Cleanup(func() {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			b, err := os.ReadFile(p)
+			args := strings.Split(string(b), "\x00")
+			if err != nil || !slices.Contains(args, "--cline-hub-daemon") || !slices.Contains(args, port) {
+				continue
+			}
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				if proc, err := os.FindProcess(pid); err == nil {
+					proc.Kill()
+				}
+			}
+		}
+	})
+	return port
 }
 
 func clineScript(key string, calls ...modelserver.Call) modelserver.Script {

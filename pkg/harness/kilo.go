@@ -24,7 +24,8 @@ func kilo() Harness {
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			", then pass its directory as workdir to bash and edit files under it.",
 		Trust: "Kilo Code loads every plugin in the project's .kilo/plugins (and .kilocode/plugins) at start, with no review; " +
-			"KILO_DISABLE_PROJECT_CONFIG=1 switches project plugins off.",
+			"KILO_DISABLE_PROJECT_CONFIG=1 switches project plugins off. " +
+			"Live, the plugin's denies and their reasons reach the run, but kilo run then does not exit (its scenarios run only with MAGEHOOK_LIVE_KILO=on).",
 		events:    func() []Name { return same("SessionStart", "PreToolUse", "PostToolUse") },
 		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}, {"patch", "Edit"}} },
 		normalize: normalizeOpenCode,
