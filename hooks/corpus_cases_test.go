@@ -290,6 +290,7 @@ var gateCorpus = []gateCase{
 	// A program the model does not know that names a guarded file.
 	{cmd: "./tools/gen --out .toolingrc", on: "both", bad: true},
 	{cmd: "mytool --config=.claude/settings.json", on: "both", bad: true},
+	{cmd: "rclone copyto README.md .toolingrc", on: "both", bad: true}, // a spec whose writes are not modelled
 	{cmd: "cat .toolingrc && grep -n enable .toolingrc && diff .toolingrc .gitignore; jq . .claude/settings.json", on: "both"},
 	{cmd: "wc -l .toolingrc && sha256sum .claude/settings.json && ls -la .claude", on: "both"},
 	// A third round, written for the shared command model (specs, the
@@ -313,8 +314,14 @@ var gateCorpus = []gateCase{
 	{cmd: "git push --force-with-lease origin HEAD:main", on: "feat", bad: true},
 	{cmd: "git push --no-verif -f origin HEAD:main", on: "feat", bad: true},
 	{cmd: "rsync -t README.md .toolingrc", on: "both", bad: true},
+	{cmd: "sed --in-pl 's/enable/disable/' .toolingrc", on: "both", bad: true},
+	{cmd: "mv --target=/tmp .toolingrc", on: "both", bad: true},
+	{cmd: "git push --force-with-lease origin main", on: "feat", bad: true},
+	{cmd: "git push --force-with-lease", on: "main", bad: true},
 	// ... and ordinary.
 	{cmd: "git stash && git stash drop", on: "feat"},
+	{cmd: "git push --force-with-lease origin feat", on: "feat"},
+	{cmd: "git rebase origin/main && git push --force-with-lease", on: "feat"},
 	{cmd: "git stash -u && git rebase origin/main && git stash pop", on: "feat"},
 	{cmd: "git pull --rebase --autostash origin main", on: "feat"},
 	{cmd: "git cherry-pick -n pick && git commit -m picked", on: "feat"},
@@ -334,4 +341,7 @@ var gateCorpus = []gateCase{
 	{cmd: "sort -o /tmp/magehook-corpus-sorted README.md && sed -n 1,5p .toolingrc && awk '{print}' .toolingrc", on: "both"},
 	{cmd: "script -q -O /tmp/magehook-corpus.log -c 'go version'", on: "both"},
 	{cmd: "unshare -r true && nsenter --version", on: "main"},
+	{cmd: "sed --in-pl 's/a/b/' /tmp/magehook-corpus-note.txt", on: "both"},
+	{cmd: "rm --rec --force build node_modules", on: "main"},
+	{cmd: "cp --targ=/tmp README.md", on: "both"},
 }

@@ -36,9 +36,14 @@ type options struct {
 	Harness   string
 	DryRun    bool
 	NoInstall bool
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
+	// User: magehook init -user / uninstall -user (user.go).
+	User bool
+	// harnessSet: -harness was given (the user scope otherwise wires
+	// every agent the user has).
+	harnessSet bool
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
 
 	// replaceDir is Replace made absolute against the directory init
 	// was started in.

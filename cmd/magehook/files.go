@@ -156,12 +156,24 @@ func enables(text, name string) bool {
 	return false
 }
 
+// defaults are the handlers enabled when the user names none: for the
+// user scope, the gate and the session's clock only (auditlog would write
+// its log into every repository with a .toolingrc of its own).
+func (o options) defaults() []string {
+	if o.User {
+		return userDefaultHandlers
+	}
+	return defaultHandlers
+}
+
+var userDefaultHandlers = []string{"sessionclock", "branchguard"}
+
 // askHandlers asks on a terminal which handlers to enable, again (up to
 // three times) when an answer names one the catalogue does not have;
 // without a terminal it returns the defaults.
 func askHandlers(o options) (names []string, asked bool, err error) {
 	if !o.terminal(o.Stdin) {
-		return defaultHandlers, false, nil
+		return o.defaults(), false, nil
 	}
 	fmt.Fprintln(o.Stderr, "The catalogue:")
 	for _, h := range hooks.All() {
@@ -169,7 +181,7 @@ func askHandlers(o options) (names []string, asked bool, err error) {
 	}
 	in := bufio.NewReader(o.Stdin)
 	for try := 1; ; try++ {
-		fmt.Fprintf(o.Stderr, "Handlers to enable, comma-separated [%s]: ", strings.Join(defaultHandlers, ","))
+		fmt.Fprintf(o.Stderr, "Handlers to enable, comma-separated [%s]: ", strings.Join(o.defaults(), ","))
 		line, err := in.ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, false, err
@@ -181,7 +193,7 @@ func askHandlers(o options) (names []string, asked bool, err error) {
 			}
 		}
 		if len(names) == 0 {
-			return defaultHandlers, true, nil
+			return o.defaults(), true, nil
 		}
 		cerr := checkNames(names)
 		if cerr == nil || try == 3 || errors.Is(err, io.EOF) {

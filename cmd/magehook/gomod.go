@@ -239,11 +239,15 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 		}
 	}
 
-	s, n, err = toolingrcStep(root, o)
-	if err != nil {
-		return nil, nil, err
+	if !o.User {
+		// The user scope's policy is the user's own ~/.toolingrc
+		// (initUser), not one in its build directory.
+		s, n, err = toolingrcStep(root, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		steps, notes = append(steps, s...), append(notes, n...)
 	}
-	steps, notes = append(steps, s...), append(notes, n...)
 
 	// A vendored module builds from vendor/: magehook, Mage and the
 	// ensure command the first hook runs (go run, so a tool line) must be

@@ -54,6 +54,7 @@ import (
 	"strings"
 
 	"github.com/magehook/magehook/pkg/harness"
+	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
 func main() {
@@ -61,11 +62,15 @@ func main() {
 }
 
 const usage = `usage: magehook init [-enable=a,b,...] [-replace=dir] [-harness=name] [-dryrun] [-noinstall]
-       magehook uninstall [-dryrun]
+       magehook init -user [-enable=a,b,...] [-replace=dir] [-harness=name|all] [-dryrun]
+       magehook uninstall [-user] [-dryrun]
 
 init wires magehook into the git repository around the current directory;
 uninstall undoes it: what init wrote and nobody changed since goes back to
-what it was, and what it leaves it names.`
+what it was, and what it leaves it names. With -user, init protects you in
+every repository without changing any: entries in your agents' user files,
+the binary in your cache, the policy in ~/.toolingrc; uninstall -user
+undoes that.`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
@@ -77,18 +82,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.SetOutput(io.Discard)
 		var o options
 		fs.BoolVar(&o.DryRun, "dryrun", false, "print what would be undone and change nothing")
+		fs.BoolVar(&o.User, "user", false, "undo magehook init -user")
 		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			fmt.Fprintln(stderr, "magehook uninstall: takes only -dryrun (magehook -h shows the usage)")
+			fmt.Fprintln(stderr, "magehook uninstall: takes only -user and -dryrun"+flagHint(fs, err)+" (magehook -h shows the usage)")
 			return 2
 		}
 		o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
-		if err := uninstall(o); err != nil {
+		undo := uninstall
+		if o.User {
+			undo = uninstallUser
+		}
+		if err := undo(o); err != nil {
 			fmt.Fprintln(stderr, "magehook uninstall:", err)
 			return 1
 		}
 		return 0
 	}
 	if len(args) == 0 || args[0] != "init" {
+		if len(args) > 0 {
+			hint := ""
+			if near := toolingrc.Nearest([]string{"init", "uninstall"}, strings.ToLower(strings.TrimLeft(args[0], "-"))); near != "" {
+				hint = "; did you mean " + near + "?"
+			}
+			fmt.Fprintf(stderr, "magehook: unknown command %q%s (magehook -h shows the usage)\n", args[0], hint)
+			return 2
+		}
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
@@ -100,6 +118,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: claude, codex, copilot, cursor, gemini, opencode or all")
 	fs.BoolVar(&o.DryRun, "dryrun", false, "print every step and write nothing")
 	fs.BoolVar(&o.NoInstall, "noinstall", false, "stop before go tool mage hook:install")
+	fs.BoolVar(&o.User, "user", false, "protect you in every repository without changing any (undo: magehook uninstall -user)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -109,7 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fs.PrintDefaults()
 			return 0
 		}
-		fmt.Fprintf(stderr, "magehook init: %v (magehook init -h lists the flags)\n", err)
+		fmt.Fprintf(stderr, "magehook init: %v%s (magehook init -h lists the flags)\n", err, flagHint(fs, err))
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -120,6 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "magehook init: unexpected argument %q%s\n", fs.Arg(0), hint)
 		return 2
 	}
+	fs.Visit(func(f *flag.Flag) { o.harnessSet = o.harnessSet || f.Name == "harness" })
 	if _, ok := harnessFiles(o.Harness); !ok {
 		fmt.Fprintf(stderr, "magehook init: -harness=%s: no such agent; name one of %s or all\n", o.Harness, strings.Join(harness.Names(), ", "))
 		return 2
@@ -133,9 +153,41 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.Stdin, o.Stdout, o.Stderr = stdin, stdout, stderr
 	o.ticker, o.terminal = realTicker, stdinTerminal
+	if o.User {
+		if o.NoInstall {
+			fmt.Fprintln(stderr, "magehook init: -user and -noinstall: the user scope is its install; drop -noinstall (or use -dryrun)")
+			return 2
+		}
+		err := initUser(o)
+		var uerr usageError
+		switch {
+		case errors.As(err, &uerr):
+			fmt.Fprintln(stderr, "magehook init:", err)
+			return 2
+		case err != nil:
+			fmt.Fprintln(stderr, "magehook init:", err)
+			return 1
+		}
+		return 0
+	}
 	if err := adopt(o); err != nil {
 		fmt.Fprintln(stderr, "magehook init:", err)
 		return 1
 	}
 	return 0
+}
+
+// flagHint is "; did you mean -x?" for a flag the set does not define
+// and one of its flags is within two edits of, else "".
+func flagHint(fs *flag.FlagSet, err error) string {
+	const undefined = "flag provided but not defined: -"
+	if err == nil || !strings.HasPrefix(err.Error(), undefined) {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := toolingrc.Nearest(names, strings.ToLower(strings.TrimPrefix(err.Error(), undefined))); near != "" {
+		return "; did you mean -" + near + "?"
+	}
+	return ""
 }

@@ -126,19 +126,24 @@ func withoutProgram(path, keep, without string) (string, error) {
 	return strings.Join(dirs, string(filepath.ListSeparator)), nil
 }
 
-// hookcommand Event file writes the shell command .claude/settings.json
-// runs for Event, as the harness would run it, to file: what a teammate's
-// first session runs before any build.
+// hookcommand [-settings=path] Event file writes the shell command
+// .claude/settings.json (or the settings file named) runs for Event, as
+// the harness would run it, to file: what a teammate's first session runs
+// before any build.
 func cmdHookCommand(ts *testscript.TestScript, neg bool, args []string) {
+	settingsFile := ".claude/settings.json"
+	if len(args) > 0 && strings.HasPrefix(args[0], "-settings=") {
+		settingsFile, args = strings.TrimPrefix(args[0], "-settings="), args[1:]
+	}
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: hookcommand Event file")
+		ts.Fatalf("usage: hookcommand [-settings=path] Event file")
 	}
 	var s struct {
 		Hooks map[string][]struct {
 			Hooks []struct{ Command string }
 		}
 	}
-	ts.Check(json.Unmarshal([]byte(ts.ReadFile(".claude/settings.json")), &s))
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(settingsFile)), &s))
 	for _, g := range s.Hooks[args[0]] {
 		for _, h := range g.Hooks {
 			if strings.Contains(h.Command, "hook:") {
@@ -147,7 +152,7 @@ func cmdHookCommand(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 	}
-	ts.Fatalf("hookcommand: .claude/settings.json runs no hook: target for %s", args[0])
+	ts.Fatalf("hookcommand: %s runs no hook: target for %s", settingsFile, args[0])
 }
 
 // TestMageVersionFollowsGoMod keeps the Mage release init pins in step with

@@ -129,7 +129,8 @@ var Handler = hook.Handler{
 	Name:    name,
 	Purpose: "deny tool calls that would move a protected branch (guard.protect; main and master by default) or change its checkout",
 	Events:  []string{"PreToolUse"},
-	Matcher: "", // every tool: an MCP tool or another client's may write on a protected checkout
+	Matcher: "",                                     // every tool: an MCP tool or another client's may write on a protected checkout
+	Passes:  []string{"Read", "Grep", "Glob", "LS"}, // they read: no branch moves, no checkout changes
 	Policy:  hook.Gatekeeper,
 	Reach:   true, // a call into another repository is judged by that one's policy (policy.go)
 	Run:     run,

@@ -56,6 +56,10 @@ func targetOf(c *hook.Call, root string, callerProtect []string) target {
 	}
 	cfg, err := c.ConfigAt(root)
 	switch {
+	case errors.Is(err, toolingrc.ErrNotFound) && c.UserScope:
+		// A user-scope binary (magehook init -user): a repository with
+		// no policy of its own has the user's, which is the caller's.
+		return target{own: true}
 	case errors.Is(err, toolingrc.ErrNotFound):
 		return target{} // no policy: nothing is protected there
 	case err != nil:

@@ -61,10 +61,14 @@ var builtin = []Rule{
 		Reason: "deleting or expiring the stash's reflog drops stashes that no command brings back; drop the one you mean (git stash drop stash@{n})",
 		Deny:   []string{"git reflog delete --rewrite 'refs/stash@{0}'", "git reflog expire --expire=now refs/stash"},
 		Allow:  []string{"git reflog", "git reflog show stash", "git reflog expire --expire=90.days.ago refs/heads/x"}},
-	{Name: "git-push-force", Pattern: "git push -f|--force|--force-with-lease|--mirror|{glob:+*}",
-		Reason: "a forced push rewrites the remote's history for everyone; push new commits instead, or ask the user to force it",
-		Deny:   []string{"git push -f", "git push --force origin main", "git push origin +main", "git push --force-with-lease", "git push -uf origin feat"},
-		Allow:  []string{"git push", "git push origin feat", "git push -u origin feat", "git push --tags"}},
+	// --force-with-lease is left out: after a rebase of one's own branch it
+	// is the ordinary push, and it refuses when the remote moved since the
+	// last fetch (someone else's commits are not overwritten); a protected
+	// branch is branchguard's, which denies every push to it.
+	{Name: "git-push-force", Pattern: "git push -f|--force|--mirror|{glob:+*}",
+		Reason: "a forced push rewrites the remote's history for everyone; push new commits instead, or, for your own branch after a rebase, git push --force-with-lease",
+		Deny:   []string{"git push -f", "git push --force origin main", "git push origin +main", "git push -uf origin feat", "git push --force --force-with-lease origin feat"},
+		Allow:  []string{"git push", "git push origin feat", "git push -u origin feat", "git push --tags", "git push --force-with-lease", "git push --force-with-lease=feat:abc123 origin feat", "git push --force-with-lease --force-if-includes origin HEAD"}},
 	{Name: "chmod-world-writable", Pattern: "chmod -R|--recursive 777|0777|a+rwx|ugo+rwx|a=rwx|+rwx",
 		Reason: "a recursive chmod 777 makes every file writable and executable by everyone; grant the one permission that is missing",
 		Deny:   []string{"chmod -R 777 .", "chmod -R a+rwx /var/www", "sudo chmod --recursive 0777 src"},

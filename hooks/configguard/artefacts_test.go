@@ -86,3 +86,33 @@ func TestWhatMagehookRunsIsGuarded(t *testing.T) {
 		t.Errorf("a commit-msg hook that is not magehook's: %s", out.Stdout)
 	}
 }
+
+// From a checkout that enables no gatekeeper, another repository's gate
+// configuration is still guarded when that repository's policy enables
+// handlers (issue 29.1: a call is judged by the policy of the repository
+// it reaches); the caller's own files and a scratch repository's are not
+// (a call that writes into such a repository has all its writes judged).
+func TestAnotherRepositorysGatesAreGuardedFromACheckoutWithout(t *testing.T) {
+	gated := checkout(t) // enables branchguard, on a feature branch
+	open := gittest.Repo(t, map[string]string{".toolingrc": "state.dir .magehook\n"})
+	scratch := gittest.Repo(t, map[string]string{"README.md": "x\n"})
+	for _, tt := range []struct {
+		tool  string
+		input map[string]any
+		deny  bool
+	}{
+		{"Bash", map[string]any{"command": "echo x > " + gated + "/.toolingrc"}, true},
+		{"Bash", map[string]any{"command": "cd " + gated + " && rm -rf .toolingrc"}, true},
+		{"Write", map[string]any{"file_path": filepath.Join(gated, ".claude", "settings.json"), "content": "{}"}, true},
+		{"mcp__fs__write_file", map[string]any{"path": filepath.Join(gated, ".toolingrc"), "content": "x"}, true},
+		{"Bash", map[string]any{"command": "echo x > .toolingrc"}, false},
+		{"Bash", map[string]any{"command": "echo y > " + gated + "/notes.txt"}, false},
+		{"Write", map[string]any{"file_path": filepath.Join(scratch, ".toolingrc"), "content": "x"}, false},
+		{"Write", map[string]any{"file_path": filepath.Join(open, ".claude", "settings.json"), "content": "{}"}, false},
+	} {
+		out := run(t, open, tt.tool, tt.input)
+		if denied(out) != tt.deny || out.Code != 0 {
+			t.Errorf("%s %v from a checkout without gates: %+v, want deny %v", tt.tool, tt.input, out, tt.deny)
+		}
+	}
+}

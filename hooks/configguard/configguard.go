@@ -11,7 +11,9 @@
 // # HOW IT WORKS
 //
 //  1. It needs no hook.enable line: it runs wherever some enabled handler
-//     is a gatekeeper (hook.Handler.Implied).
+//     is a gatekeeper (hook.Handler.Implied), and from a checkout without
+//     one for a call that writes into another repository whose policy
+//     enables handlers (hook.Handler.Reach; reach.go).
 //  2. The files it guards: any file named .toolingrc (every one on the
 //     walk, the home directory's and those above the repository included,
 //     and any new one); every file that wires magehook into a harness, at
@@ -149,9 +151,11 @@ var Handler = hook.Handler{
 	Name:    "configguard",
 	Purpose: "deny the agent's own changes to the gates' configuration (.toolingrc, the settings that run magehook, the hook binary); implied by any gatekeeper",
 	Events:  []string{"PreToolUse"},
-	Matcher: "", // every tool: an MCP tool or another client's may write a guarded file
+	Matcher: "",                                     // every tool: an MCP tool or another client's may write a guarded file
+	Passes:  []string{"Read", "Grep", "Glob", "LS"}, // they read; the guarded files are written
 	Policy:  hook.Gatekeeper,
 	Implied: true,
+	Reach:   true, // another repository's gates are guarded from a checkout without any (reach.go)
 	Run:     run,
 }
 
@@ -162,6 +166,9 @@ func run(c *hook.Call) (hook.Result, error) {
 	g, err := newGuard(c)
 	if err != nil {
 		return hook.Result{}, err
+	}
+	if c.ReachOnly && !g.reachesGated(c) {
+		return hook.Result{}, nil // no gate here, and none elsewhere reached (reach.go)
 	}
 	// Where the call's relative paths start: the shell's working-directory
 	// argument, else the payload's cwd (never this process's directory,

@@ -44,7 +44,7 @@ func HarnessTable() (string, error) {
 	}
 	sort.Strings(common)
 	var b strings.Builder
-	b.WriteString("| Harness | Verified live with | File | Trust and off switches | Gated (a deny blocks) | Observed only | Not covered (no such event) |\n")
+	b.WriteString("| Harness | Verified live with | File (user scope: init -user) | Trust and off switches | Gated (a deny blocks) | Observed only | Not covered (no such event) |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, h := range harness.All() {
 		v := "documentation only (no client runs offline here)"
@@ -77,7 +77,13 @@ func HarnessTable() (string, error) {
 		for _, sw := range h.OffSwitches {
 			trust += " Off switch: `" + sw.Path + "`."
 		}
-		b.WriteString("| " + strings.Join([]string{name, v, "`" + h.File + "`", cell(trust), list(gated), list(observed), list(missing)}, " | ") + " |\n")
+		file := "`" + h.File + "` (user: "
+		if h.UserFile != "" {
+			file += "`~/" + h.UserFile + "`)"
+		} else {
+			file += "none known)"
+		}
+		b.WriteString("| " + strings.Join([]string{name, v, file, cell(trust), list(gated), list(observed), list(missing)}, " | ") + " |\n")
 	}
 	return b.String(), nil
 }

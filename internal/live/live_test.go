@@ -90,6 +90,30 @@ func newConsumer(t *testing.T, toolingrc string) *Consumer {
 			t.Fatal(err)
 		}
 	}
+	c.setEnv(t)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, c.Dir, "go.mod", "module example.com/consumer\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => "+root+"\n")
+	write(t, c.Dir, "go.sum", string(sum))
+	write(t, c.Dir, "magefiles/magefile.go", magefile)
+	write(t, c.Dir, ".toolingrc", toolingrc)
+	write(t, c.Dir, ".gitignore", "bin/\n.magehook/\n")
+	write(t, c.Dir, "README.md", "# consumer\n")
+	c.Git(t, "init", "-q", "-b", "main")
+	c.Git(t, "add", "-A")
+	c.Git(t, "commit", "-q", "-m", "initial")
+	c.Run(t, base, "git", "init", "-q", "--bare", c.Origin)
+	c.Git(t, "remote", "add", "origin", c.Origin)
+	c.Git(t, "push", "-q", "-u", "origin", "main")
+	return c
+}
+
+// setEnv is the environment of every command of the consumer: the
+// private HOME (with its git identity), the module cache and no network.
+func (c *Consumer) setEnv(t *testing.T) {
+	t.Helper()
 	genv, err := goEnv()
 	if err != nil {
 		t.Fatal(err)
@@ -109,23 +133,6 @@ func newConsumer(t *testing.T, toolingrc string) *Consumer {
 		"MAGEHOOK_RECORD=" + c.Record,
 	}, genv...)
 	write(t, c.Home, ".gitconfig", "[user]\n\tname = Live Test\n\temail = live@example.com\n[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, c.Dir, "go.mod", "module example.com/consumer\n\ngo 1.26\n\ntool github.com/magefile/mage\n\nrequire (\n\tgithub.com/magefile/mage v1.17.2\n\tgithub.com/magehook/magehook v0.0.0\n)\n\nreplace github.com/magehook/magehook => "+root+"\n")
-	write(t, c.Dir, "go.sum", string(sum))
-	write(t, c.Dir, "magefiles/magefile.go", magefile)
-	write(t, c.Dir, ".toolingrc", toolingrc)
-	write(t, c.Dir, ".gitignore", "bin/\n.magehook/\n")
-	write(t, c.Dir, "README.md", "# consumer\n")
-	c.Git(t, "init", "-q", "-b", "main")
-	c.Git(t, "add", "-A")
-	c.Git(t, "commit", "-q", "-m", "initial")
-	c.Run(t, base, "git", "init", "-q", "--bare", c.Origin)
-	c.Git(t, "remote", "add", "origin", c.Origin)
-	c.Git(t, "push", "-q", "-u", "origin", "main")
-	return c
 }
 
 func write(t *testing.T, dir, name, content string) {

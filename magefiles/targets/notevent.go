@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -22,25 +21,16 @@ func init() {
 	if code, ok := notAnEvent(os.Args, os.Getenv, os.Stderr, ownTargets); ok {
 		exitEarly(code)
 	}
+	args, code, done := frontDoor(os.Args, os.Getenv, selfRaw, os.Stdout, os.Stderr)
+	if done {
+		exitEarly(code)
+	}
+	os.Args = args
 }
 
 // ownTargets is this binary's list of targets (Mage's -l), run without
 // Mage's variables; false when it cannot be read.
-func ownTargets() (string, bool) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", false
-	}
-	cmd := exec.Command(exe, "-l")
-	cmd.Env = []string{}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MAGEFILE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	out, err := cmd.Output()
-	return string(out), err == nil
-}
+func ownTargets() (string, bool) { return selfRaw("-l") }
 
 // notAnEvent reports a hook:<word> first target, after Mage's own
 // options, that names no event and that targets (the output of -l) does
@@ -84,15 +74,20 @@ func notAnEvent(args []string, getenv func(string) string, stderr io.Writer, tar
 	if _, ok := hook.LookupTarget(word); ok {
 		return 0, false
 	}
-	if list, ok := targets(); !ok || worktree.ListsTarget(list, target) {
+	list, ok := targets()
+	if !ok || worktree.ListsTarget(list, target) {
 		return 0, false
+	}
+	hint := "-l lists the other hook: targets"
+	if near := nearestTarget(listedTargets(list), target); near != "" {
+		hint = "did you mean " + near + "? -l lists the other hook: targets"
 	}
 	events := hook.Events()
 	names := make([]string, len(events))
 	for i, ev := range events {
 		names[i] = ev.Target
 	}
-	fmt.Fprintf(stderr, "magehook: %s: %q is not an event; the events are %s (-l lists the other hook: targets)\n",
-		target, word, strings.Join(names, ", "))
+	fmt.Fprintf(stderr, "magehook: %s: %q is not an event; the events are %s (%s)\n",
+		target, word, strings.Join(names, ", "), hint)
 	return hook.ExitBlock, true
 }

@@ -72,7 +72,17 @@ func hookSet(local bool) hook.Set {
 		hs = handlers()
 	}
 	return hook.Set{Handlers: hs, Builtin: lifecycleHandlers(), Installed: settings.Installed, Harnesses: harness.Hook,
-		Checked: buildinfo.Source != ""}
+		Checked: buildinfo.Source != "", User: userScope()}
+}
+
+// userScope is the user scope of a binary a user-scope entry started
+// (magehook init -user; harness.UserScope), nil for any other start.
+func userScope() *hook.UserScope {
+	if !harness.UserScope(os.Getenv, os.Getppid()) {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	return &hook.UserScope{Home: home, RunsOwn: settings.RunsOwn}
 }
 
 // List prints the hook catalogue: name, events, matcher, failure policy,

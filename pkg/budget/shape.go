@@ -28,6 +28,14 @@ const (
 	// names (four times what a PATH_MAX of 4096 bytes holds, at two bytes
 	// a component, would be needed to reach it).
 	MaxPathComponents = 1024
+	// MaxCallComponents bounds the components of all the paths one tool
+	// call's arguments name together (an MCP tool's paths array): each
+	// is resolved by every gate, a system call per component.
+	MaxCallComponents = 16 * MaxPathComponents
+	// MaxCommandComponents bounds the path separators of one shell
+	// command: every path it writes is resolved by each gate, and 100
+	// redirections into paths of 1,000 components cost 2.3 s of CPU.
+	MaxCommandComponents = 32 * MaxPathComponents
 )
 
 // Shape is what a pre-scan found over a limit: the reason a gate does not
@@ -54,6 +62,32 @@ func CheckPath(what, path string) error {
 	}
 	if n+1 > MaxPathComponents {
 		return &Shape{What: what, Detail: fmt.Sprintf("has %d components, over the %d a gate resolves", n+1, MaxPathComponents)}
+	}
+	return nil
+}
+
+// CheckPaths is CheckPath for each of the paths one call names (each
+// names one in the error), and bounds their components together by
+// MaxCallComponents (all names them together).
+func CheckPaths(each, all string, paths []string) error {
+	total := 0
+	for _, p := range paths {
+		if err := CheckPath(each, p); err != nil {
+			return err
+		}
+		total += strings.Count(p, "/") + strings.Count(p, `\`) + 1
+	}
+	if total > MaxCallComponents {
+		return &Shape{What: all, Detail: fmt.Sprintf("have %d components together, over the %d a gate resolves for one call", total, MaxCallComponents)}
+	}
+	return nil
+}
+
+// CheckSeparators returns a *Shape when a command holds more path
+// separators ('/' and '\\') than MaxCommandComponents.
+func CheckSeparators(what, src string) error {
+	if n := strings.Count(src, "/") + strings.Count(src, `\`); n > MaxCommandComponents {
+		return &Shape{What: what, Detail: fmt.Sprintf("holds %d path separators, over the %d a gate resolves for one call", n, MaxCommandComponents)}
 	}
 	return nil
 }

@@ -106,6 +106,41 @@ func TestCheckPath(t *testing.T) {
 	}
 }
 
+// The paths of one call are bounded each and together (an MCP tool's
+// array of 250 paths of 2,000 components took the gates past their
+// deadline, resolving them one system call per component).
+func TestCheckPaths(t *testing.T) {
+	fine := make([]string, 256)
+	for i := range fine {
+		fine[i] = "/r/" + strings.Repeat("d/", 60) + "f"
+	}
+	if err := CheckPaths("a path", "the paths", fine); err != nil {
+		t.Fatal(err)
+	}
+	long := "/r/" + strings.Repeat("d/", 1000) + "f"
+	many := []string{long}
+	for len(many) < 17 {
+		many = append(many, long)
+	}
+	err := CheckPaths("a path of mcp__x__y", "the paths of mcp__x__y", many)
+	if !errors.Is(err, ErrExceeded) || !strings.Contains(err.Error(), "the paths of mcp__x__y have 17051 components together, over the 16384 a gate resolves for one call") {
+		t.Fatalf("got %v", err)
+	}
+	if err := CheckPaths("a path of X", "the paths", []string{"/r/" + strings.Repeat("d/", 2000)}); !errors.Is(err, ErrExceeded) || !strings.Contains(err.Error(), "a path of X has 2003 components") {
+		t.Fatalf("one path over the bound: %v", err)
+	}
+}
+
+func TestCheckSeparators(t *testing.T) {
+	if err := CheckSeparators("the command", strings.Repeat("cat a/b/c/d; ", 8000)); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckSeparators("the command", strings.Repeat("echo x > "+strings.Repeat("d/", 1000)+"f; ", 100))
+	if !errors.Is(err, ErrExceeded) || !strings.Contains(err.Error(), "the command holds 100000 path separators, over the 32768 a gate resolves for one call") {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestCheckShellAllocatesNothing(t *testing.T) {
 	cmd := "for f in $(git ls-files); do echo \"$f\" | grep -q x && (cd sub; make) ; done"
 	if n := testing.AllocsPerRun(100, func() { CheckShell("the command", cmd) }); n != 0 {

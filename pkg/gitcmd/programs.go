@@ -1,6 +1,9 @@
 package gitcmd
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // What the analysis knows of the programs other than git and the shells:
 // one spec per program (or per programs that share a grammar and a
@@ -24,6 +27,10 @@ type progSpec struct {
 	short      string
 	long       []string
 	singleDash bool
+	// flags are the long options without a value; with them, a spec
+	// lists every long option, and an unambiguous prefix of one
+	// (--in-pl, --rec, --targ=d) is read as it, as GNU getopt_long does.
+	flags []string
 
 	// The read side (reads.go): which operands and option values name
 	// files whose contents the program hands on.
@@ -110,8 +117,12 @@ type wrapSide struct {
 	assigns bool
 	// joins: the command words are joined and run by sh -c (watch).
 	joins bool
-	// appends: words read at run time are appended (xargs, parallel).
-	appends bool
+	// appends: words read at run time are appended (xargs, parallel);
+	// with joins they are not read from a known input (parallel reads
+	// lines its own way), without (xargs) they are split as the shell
+	// would. argLists: ::: lists give the arguments (parallel).
+	appends  bool
+	argLists bool
 	// subcmds: a subcommand word that must come first (uv run, npm exec).
 	subcmds []string
 	// chdir are options naming the directory it runs in (env -C, sudo
@@ -173,10 +184,11 @@ var programTable = [...]progSpec{
 			"threads", "encoding", "ignore-file", "pre", "sort", "sortr", "max-depth", "ignore-dir", "file-search-regex"},
 		valueReads: []string{"-f", "--file"}, write: writeSide{kind: wkNone},
 		examples: []example{{command: "rg TODO", reads: "rtree:."}, {command: "rg -uu KEY config", reads: "tree:config"}, {command: "rg -n x .env", reads: "rtree:.env"}, {command: "rg -g '!*.env' --hidden x", reads: "htree:.-*.env"}}},
-	{names: []string{"sed", "gsed"}, role: rdScript, short: "efl", long: []string{"expression", "file", "line-length"}, valueReads: []string{"-f", "--file"}, quiet: []string{"-i", "--in-place"},
+	{names: []string{"sed", "gsed"}, role: rdScript, short: "efl", long: []string{"expression", "file", "line-length"},
+		flags: []string{"in-place", "quiet", "silent", "debug", "follow-symlinks", "posix", "regexp-extended", "separate", "sandbox", "unbuffered", "null-data", "zero-terminated", "help", "version"}, valueReads: []string{"-f", "--file"}, quiet: []string{"-i", "--in-place"},
 		write: writeSide{kind: wkCustom},
 		examples: []example{{command: "sed -n 1,5p .env", reads: ".env"}, {command: "sed -e s/a/b/ -e p x y", reads: "x y"}, {command: "sed -i s/a/b/ .env", writes: ".env"},
-			{command: "sed -i.bak -e s/a/b/ x y", writes: "x y"}, {command: "sed --in-place=.orig 's/a/b/' f", writes: "f"}, {command: "sed -n 'w out.txt' in.txt", reads: "in.txt", writes: "out.txt"}}},
+			{command: "sed -i.bak -e s/a/b/ x y", writes: "x y"}, {command: "sed --in-place=.orig 's/a/b/' f", writes: "f"}, {command: "sed --in-pl s/a/b/ f", writes: "f"}, {command: "sed --expr=s/a/b/ --in f", writes: "f"}, {command: "sed -n 'w out.txt' in.txt", reads: "in.txt", writes: "out.txt"}}},
 	{names: []string{"awk", "gawk", "mawk", "nawk"}, role: rdScript, short: "fvFiE", long: []string{"file", "assign", "field-separator", "include", "load", "exec"},
 		valueReads: []string{"-f", "--file"}, quiet: []string{"-i inplace", "--include=inplace"},
 		write: writeSide{kind: wkCustom},
@@ -194,18 +206,22 @@ var programTable = [...]progSpec{
 
 	// Copies, moves, links.
 	{names: []string{"cp", "gcp"}, role: rdCopy, short: "tS", long: []string{"target-directory", "suffix", "sparse", "no-preserve"},
+		flags: []string{"archive", "attributes-only", "backup", "copy-contents", "dereference", "force", "interactive", "link", "no-dereference", "no-clobber",
+			"no-target-directory", "one-file-system", "parents", "preserve", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "update", "verbose", "context", "help", "version"},
 		recursive: []string{"-r", "-R", "-a", "--recursive", "--archive"}, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "cp .env /tmp/x", reads: ".env>/tmp/x", writes: "/tmp/x"}, {command: "cp .env.example .env", reads: ".env.example>.env", writes: ".env"},
 			{command: "cp -r keys out", reads: "tree:keys>out", writes: "tree:out"}, {command: "cp -t dest a b", reads: "a>dest b>dest", writes: "dest/a dest/b"},
-			{command: "cp --preserve a b", reads: "a>b", writes: "b"}, {command: "cp -l a b", reads: "a>b", writes: "a b"}}},
+			{command: "cp --preserve a b", reads: "a>b", writes: "b"}, {command: "cp --targ=d a", reads: "a>d", writes: "d/a"}, {command: "cp --rec a b", reads: "tree:a>b", writes: "tree:b"}, {command: "cp -l a b", reads: "a>b", writes: "a b"}}},
 	{names: []string{"mv", "gmv"}, role: rdCopy, short: "tS", long: []string{"target-directory", "suffix"}, write: writeSide{kind: wkCustom},
-		examples: []example{{command: "mv .env /tmp/e", reads: ".env>/tmp/e", writes: "tree:.env tree:/tmp/e"}, {command: "mv -t d a", reads: "a>d", writes: "tree:a tree:d/a"}}},
+		flags:    []string{"backup", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update", "verbose", "context", "help", "version"},
+		examples: []example{{command: "mv .env /tmp/e", reads: ".env>/tmp/e", writes: "tree:.env tree:/tmp/e"}, {command: "mv -t d a", reads: "a>d", writes: "tree:a tree:d/a"}, {command: "mv --target=d a", reads: "a>d", writes: "tree:a tree:d/a"}}},
 	{names: []string{"install"}, role: rdCopy, short: "tSmgo", long: []string{"target-directory", "suffix", "mode", "owner", "group", "strip-program"},
 		write: writeSide{kind: wkCustom},
 		examples: []example{{command: "install -m 755 bin/app /usr/local/bin/app", reads: "bin/app>/usr/local/bin/app", writes: "/usr/local/bin/app"},
 			{command: "install -d -m 700 out", writes: "out"}}},
 	{names: []string{"ln"}, role: rdCopy, short: "tS", long: []string{"target-directory", "suffix"}, write: writeSide{kind: wkCustom},
-		examples: []example{{command: "ln -s .env e", reads: ".env>e", writes: "e"}, {command: "ln a b", reads: "a>b", writes: "a b"}, {command: "ln -sf ../x", writes: "x"}}},
+		flags:    []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "no-target-directory", "physical", "relative", "symbolic", "verbose", "help", "version"},
+		examples: []example{{command: "ln -s .env e", reads: ".env>e", writes: "e"}, {command: "ln a b", reads: "a>b", writes: "a b"}, {command: "ln -sf ../x", writes: "x"}, {command: "ln --sym .env e", reads: ".env>e", writes: "e"}}},
 	{names: []string{"link"}, role: rdCopy, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "link a b", reads: "a>b", writes: "a b"}}},
 	{names: []string{"scp", "rcp"}, role: rdCopy, short: "cFiJlLoPS", write: writeSide{kind: wkCustom, op: "scp cp"},
@@ -227,12 +243,14 @@ var programTable = [...]progSpec{
 		write: writeSide{kind: wkCustom},
 		examples: []example{{command: "tar czf out.tgz .env src", reads: "tree:.env tree:src", writes: "out.tgz"}, {command: "tar -cf - .ssh", reads: "tree:.ssh"},
 			{command: "tar -xzf a.tgz", writes: "tree:."}, {command: "tar tf a.tar"}, {command: "tar -xf a.tar -C /tmp/x", writes: "tree:/tmp/x"}}},
-	{names: []string{"zip"}, role: rdArchive, short: "bnPtiZ", long: []string{"password", "exclude", "include"}, recursive: []string{"-r", "-R", "--recurse-paths"},
-		write:    writeSide{kind: wkFirst},
-		examples: []example{{command: "zip out.zip .env", reads: ".env", writes: "out.zip"}, {command: "zip -r out.zip secrets", reads: "tree:secrets", writes: "out.zip"}}},
+	{names: []string{"zip"}, role: rdArchive, short: "bnPtiZO", long: []string{"password", "exclude", "include", "output-file"}, recursive: []string{"-r", "-R", "--recurse-paths"},
+		write: writeSide{kind: wkCustom},
+		examples: []example{{command: "zip out.zip .env", reads: ".env", writes: "out.zip"}, {command: "zip -r out.zip secrets", reads: "tree:secrets", writes: "out.zip"},
+			{command: "zip -m out.zip a b", reads: "a b", writes: "out.zip tree:a tree:b"}, {command: "zip -O new.zip old.zip x", reads: "x", writes: "old.zip new.zip"}}},
 	{names: []string{"7z", "7za", "7zr", "rar", "unrar"}, role: rdArchive, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "7z a out.7z id_rsa", reads: "id_rsa", writes: "out.7z"}, {command: "7z x a.7z", writes: "tree:."}, {command: "7z x a.7z -oout", writes: "tree:out"},
-			{command: "unrar x a.rar", writes: "tree:."}}},
+			{command: "unrar x a.rar", writes: "tree:."},
+			{command: "rar m a.rar x", reads: "x", writes: "a.rar tree:x"}, {command: "7z a -sdel a.7z x", reads: "x", writes: "a.7z tree:x"}}},
 	{names: []string{"cpio", "ar", "jar"}, short: "D", long: []string{"directory"}, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "cpio -id < a.cpio", reads: "a.cpio", writes: "tree:."}, {command: "ar x lib.a", writes: "tree:."}, {command: "jar tf a.jar"}}},
 	{names: []string{"unzip"}, short: "dx", write: writeSide{kind: wkNone, op: "unzip", valueTrees: []string{"-d"}, dot: true},
@@ -266,7 +284,10 @@ var programTable = [...]progSpec{
 	// Files made, removed, changed in mode.
 	{names: []string{"tee"}, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "echo x | tee -a log.txt >/dev/null", writes: "log.txt"}, {command: "tee a b < in", reads: "in", writes: "a b"}}},
-	{names: []string{"rm", "unlink", "rmdir", "shred", "srm"}, write: writeSide{kind: wkOperands, trees: []string{"-r", "-R", "--recursive"}},
+	{names: []string{"rm"}, write: writeSide{kind: wkOperands, trees: []string{"-r", "-R", "--recursive"}},
+		flags:    []string{"force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"},
+		examples: []example{{command: "rm --rec d", writes: "tree:d"}, {command: "rm --force --recursive d", writes: "tree:d"}}},
+	{names: []string{"unlink", "rmdir", "shred", "srm"}, write: writeSide{kind: wkOperands, trees: []string{"-r", "-R", "--recursive"}},
 		examples: []example{{command: "rm -f a b", writes: "a b"}, {command: "rm -rf build node_modules/.cache", writes: "tree:build tree:node_modules/.cache"}, {command: "rm -- -x", writes: "-x"}}},
 	{names: []string{"touch"}, short: "rdt", long: []string{"reference", "date"}, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "touch -d yesterday a b", writes: "a b"}, {command: "touch -r ref x", writes: "x"}}},
@@ -278,9 +299,9 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "mknod p c 1 3", writes: "p"}}},
 	{names: []string{"fallocate"}, short: "lon", long: []string{"length", "offset"}, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "fallocate -l 1G big.img", writes: "big.img"}}},
-	{names: []string{"chmod"}, long: []string{"reference"}, write: writeSide{kind: wkOperands, skip: 1, modeChars: "rwxXstugoa+-=,", trees: []string{"-R", "--recursive"}},
+	{names: []string{"chmod"}, long: []string{"reference"}, flags: []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "recursive", "help", "version"}, write: writeSide{kind: wkOperands, skip: 1, modeChars: "rwxXstugoa+-=,", trees: []string{"-R", "--recursive"}},
 		examples: []example{{command: "chmod 644 out/.keep", writes: "out/.keep"}, {command: "chmod -x a b", writes: "a b"}, {command: "chmod -R go-w dir", writes: "tree:dir"},
-			{command: "chmod --reference=a b", writes: "b"}}},
+			{command: "chmod --reference=a b", writes: "b"}, {command: "chmod --rec 700 d", writes: "tree:d"}, {command: "chmod --ref=a b", writes: "b"}}},
 	{names: []string{"chown", "chgrp", "chcon"}, long: []string{"reference", "from"}, write: writeSide{kind: wkOperands, skip: 1, trees: []string{"-R", "--recursive"}},
 		examples: []example{{command: "chown -R u:g dir", writes: "tree:dir"}, {command: "chgrp staff a", writes: "a"}}},
 	{names: []string{"chattr"}, short: "pv", write: writeSide{kind: wkOperands, skip: 1, modeChars: "aAcCdDeFijmPsStTux", trees: []string{"-R"}},
@@ -353,9 +374,11 @@ var programTable = [...]progSpec{
 	{names: []string{"run0"}, short: "uDg", long: []string{"user", "chdir", "group", "setenv", "unit", "property", "description", "slice", "nice", "machine"},
 		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, chdir: []string{"-D", "--chdir"}},
 		examples: []example{{command: "run0 --chdir=/srv ls", runs: "ls@/srv"}}},
-	{names: []string{"nohup", "command", "builtin", "setsid", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "chronic", "ifne", "sem", "valgrind", "busybox", "toybox"},
-		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, printsOnly: []string{"-v", "-V"}},
-		examples: []example{{command: "nohup make &", runs: "make"}, {command: "command -v git"}, {command: "busybox rm x", writes: "x", runs: "rm x"}}},
+	{names: []string{"command"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, printsOnly: []string{"-v", "-V"}},
+		examples: []example{{command: "command -v git"}, {command: "command -p git status", runs: "git status"}, {command: "command rm -f x", writes: "x", runs: "rm -f x"}}},
+	{names: []string{"nohup", "builtin", "setsid", "caffeinate", "fakeroot", "catchsegv", "unbuffer", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "tsocks", "chronic", "ifne", "sem", "valgrind", "busybox", "toybox"},
+		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
+		examples: []example{{command: "nohup make &", runs: "make"}, {command: "busybox rm x", writes: "x", runs: "rm x"}}},
 	{names: []string{"exec", "pkexec"}, short: "a", long: []string{"user"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
 		examples: []example{{command: "exec -a name git push", runs: "git push"}}},
 	{names: []string{"time"}, short: "fo", long: []string{"format", "output"}, write: writeSide{kind: wkNone, op: "time -o", values: []string{"-o", "--output"}}, wrap: wrapSide{on: true},
@@ -372,7 +395,7 @@ var programTable = [...]progSpec{
 		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true},
 		examples: []example{{command: "echo a b | xargs rm", writes: "a b", runs: "rm a b"}, {command: "ls | xargs -I{} cp {} /tmp", reads: "? /tmp>?", writes: "tree:.", runs: "cp {} /tmp <input>"}}},
 	{names: []string{"parallel"}, short: "jSP", long: []string{"jobs", "sshlogin", "joblog", "results", "delay", "timeout", "retries", "colsep"},
-		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true, joins: true},
+		write: writeSide{kind: wkNone}, wrap: wrapSide{on: true, appends: true, joins: true, argLists: true},
 		examples: []example{{command: "parallel ::: 'git push origin main'", runs: "git push origin main"}, {command: "parallel rm {} ::: a b", writes: "a b", runs: "rm b"}}},
 	{names: []string{"stdbuf"}, short: "ioe", long: []string{"input", "output", "error"}, write: writeSide{kind: wkNone}, wrap: wrapSide{on: true},
 		examples: []example{{command: "stdbuf -oL make", runs: "make"}}},
@@ -445,4 +468,62 @@ func wrapperOf(name string) *progSpec {
 		return s
 	}
 	return nil
+}
+
+// canonArgs spells out the abbreviated long options of a program whose
+// spec lists all of them (flags set): --in-pl is --in-place, --targ=d
+// --target-directory=d. An ambiguous or unknown prefix stays as written.
+// args are the words after the program name; nil means nothing changes
+// (no allocation on the common path).
+func canonArgs(s *progSpec, args []Word) []Word {
+	if len(s.flags) == 0 {
+		return nil
+	}
+	var out []Word
+	for i, a := range args {
+		v := a.Value
+		if v == "--" && a.Dynamic == "" {
+			if out != nil {
+				out = append(out, args[i:]...)
+			}
+			break
+		}
+		if a.Dynamic != "" || !strings.HasPrefix(v, "--") {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		name, val, eq := strings.Cut(v[2:], "=")
+		full := ""
+		for _, list := range [2][]string{s.long, s.flags} {
+			for _, n := range list {
+				switch {
+				case n == name:
+					full = "="
+				case strings.HasPrefix(n, name) && full != "=":
+					if full != "" {
+						full = "?" // ambiguous
+					} else {
+						full = n
+					}
+				}
+			}
+		}
+		if full == "" || full == "=" || full == "?" {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Word, 0, len(args)), args[:i]...)
+		}
+		a.Value = "--" + full
+		if eq {
+			a.Value += "=" + val
+		}
+		out = append(out, a)
+	}
+	return out
 }

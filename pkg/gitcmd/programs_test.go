@@ -111,3 +111,35 @@ func TestSpecsCoverWhatWasKnown(t *testing.T) {
 }
 
 const oldKnown = `7z 7za 7zr apply_patch applypatch ar aria2c autopep8 awk biome black brotli bsdtar bun bunzip2 bzip2 cargo chattr chcon chgrp chmod chown clang-format cmake compress cp cpio csplit curl dd docker dos2unix dprint ed emacs emacsclient eslint ex fallocate file-rename find gawk gcp gmv go gofmt goimports gpg gpg2 gsed gtar gunzip gzip iconv install isort jar kubectl link ln lz4 lzma mac2unix mage mkdir mkfifo mknod mount mv npm nvim openssl pandoc patch perl-rename pigz pnpm podman prename prettier rcp red rename rm rmdir rsync ruff rustfmt scp script sed setfacl shfmt shred sort split sponge sqlite sqlite3 srm tar tee time touch truncate uncompress uniq unix2dos unix2mac unlink unlzma unpigz unrar unxz unzip unzstd vi vim wget xxd xz yarn yq zstd  env sudo doas run0 nohup command builtin setsid exec caffeinate fakeroot catchsegv unbuffer dbus-run-session proxychains proxychains4 torsocks tsocks pkexec chronic ifne sem gtimeout time nice ionice timeout xargs parallel stdbuf chrt taskset flock watch su runuser script strace ltrace valgrind systemd-run unshare nsenter chroot direnv uv poetry pipenv pdm hatch rye pixi bundle pnpm npm yarn bun busybox toybox npx bunx pnpx nix-shell dotenv `
+
+// TestAbbreviatedLongOptions: a GNU tool reads an unambiguous prefix of a
+// long option as the option; an ambiguous or unknown one stays as written.
+func TestAbbreviatedLongOptions(t *testing.T) {
+	cp := specOf("cp")
+	for in, want := range map[string]string{
+		"--targ=d a":  "--target-directory=d a",
+		"--rec a b":   "--recursive a b",
+		"--re a b":    "", // recursive, reflink, remove-destination
+		"--no- a b":   "",
+		"--preserve":  "", // exact
+		"-- --rec a":  "",
+		"--frob a b":  "",
+		"a --archi b": "a --archive b",
+	} {
+		var args []Word
+		for _, f := range strings.Fields(in) {
+			args = append(args, Word{Value: f})
+		}
+		got := ""
+		if out := canonArgs(cp, args); out != nil {
+			var vs []string
+			for _, w := range out {
+				vs = append(vs, w.Value)
+			}
+			got = strings.Join(vs, " ")
+		}
+		if got != want {
+			t.Errorf("cp %s: %q, want %q", in, got, want)
+		}
+	}
+}

@@ -248,7 +248,11 @@ func commandReads(c Command, idx int) ([]Read, string) {
 	if name == "dd" {
 		return ddReads(c, idx), ""
 	}
-	p := parseArgs(c.Args[1:], s)
+	words := c.Args[1:]
+	if w := canonArgs(s, words); w != nil {
+		words = w
+	}
+	p := parseArgs(words, s)
 	if len(s.quiet) > 0 && p.has(s.quiet...) {
 		return nil, ""
 	}
@@ -301,7 +305,7 @@ func commandReads(c Command, idx int) ([]Read, string) {
 	case rdValues:
 		ops = nil
 	case rdArchive:
-		ops = archiveMembers(name, c.Args[1:], p, ops)
+		ops = archiveMembers(name, words, p, ops)
 	}
 	tree := s.tree || name == "rgrep" || len(s.recursive) > 0 && p.has(s.recursive...)
 	if name == "grep" || name == "egrep" || name == "fgrep" {
@@ -435,7 +439,7 @@ func archiveMembers(name string, args []Word, p parsed, ops []Word) []Word {
 		}
 		return ops
 	case "7z", "7za", "7zr", "rar", "unrar":
-		if len(ops) < 2 || ops[0].Value != "a" {
+		if len(ops) < 2 || ops[0].Value != "a" && ops[0].Value != "u" && ops[0].Value != "m" && ops[0].Value != "mf" {
 			return nil
 		}
 		return ops[2:]

@@ -35,8 +35,8 @@ func (g *Git) Stash() (StashEffect, bool) {
 	if g == nil || g.Sub == "" || g.Help || g.Exits {
 		return e, false
 	}
-	if g.Dynamic != "" {
-		return e, false // a subcommand only run time knows: the ref rules judge it
+	if g.Dynamic != "" || g.Sub != "stash" && g.Sub != "update-ref" && g.Sub != "reflog" {
+		return e, false // (a subcommand only run time knows: the ref rules judge it)
 	}
 	p := g.Parse()
 	switch g.Sub {

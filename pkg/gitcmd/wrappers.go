@@ -83,7 +83,7 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		if !strings.HasPrefix(v, "-") || v == "-" {
 			break
 		}
-		if contains(wr.printsOnly, v) && name == "command" {
+		if contains(wr.printsOnly, v) {
 			return nil, how{}, false // command -v only prints where it is
 		}
 		if strings.HasPrefix(v, "--") {
@@ -128,7 +128,7 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		return nil, h, true
 	}
 	inner := args[i:]
-	if name == "parallel" {
+	if wr.argLists {
 		if text, ok := parallelCommands(inner); ok {
 			h.shellCmd, h.shellWord = text, Word{Value: text}
 			return nil, h, true
@@ -151,7 +151,7 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		return nil, h, true
 	}
 	if wr.appends {
-		if words, ok := w.xargsInput(name, args[1:i], sc); ok {
+		if words, ok := w.xargsInput(wr, args[1:i], sc); ok {
 			// xargs reading a known text (echo, printf, a file cat
 			// into it, a here-string): its words are the arguments.
 			return append(append([]Word(nil), inner...), words...), h, true
@@ -163,8 +163,8 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 
 // xargsInput returns the words xargs appends when what it reads is known
 // and it splits it plainly (no -I, -d, -0, -a, -E, which change how).
-func (w *walker) xargsInput(name string, opts []Word, sc scope) ([]Word, bool) {
-	if name != "xargs" || sc.stdin == nil || sc.stdin.find != nil {
+func (w *walker) xargsInput(wr *wrapSide, opts []Word, sc scope) ([]Word, bool) {
+	if wr.joins || sc.stdin == nil || sc.stdin.find != nil {
 		return nil, false
 	}
 	for _, o := range opts {

@@ -93,6 +93,9 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	if s == nil {
 		return
 	}
+	if c := canonArgs(s, args[1:]); c != nil {
+		args = append([]Word{args[0]}, c...)
+	}
 	switch s.write.kind {
 	case wkUnknown, wkNone:
 		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
@@ -420,14 +423,42 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 				add(dest, name+" cp", true)
 			}
 		}
+	case "zip":
+		// zip ARCHIVE FILES: the archive (or -O's) is written; -m moves
+		// the files into it, deleting them.
+		o := parseOpts(rest, s.short, s.long)
+		if len(o.operands) > 0 {
+			add(o.operands[0], "zip", false)
+		}
+		if v, ok := o.value("-O", "--output-file"); ok {
+			add(v, "zip -O", false)
+		}
+		if o.has('m', "--move") && len(o.operands) > 1 {
+			for _, t := range o.operands[1:] {
+				add(t, "zip -m", true)
+			}
+		}
 	case "cpio", "7z", "7za", "7zr", "rar", "unrar", "ar", "jar":
 		// Archives extracted where they are run (or into -o<dir>, -D);
 		// 7z a and rar a write the archive they name.
 		o := parseOpts(rest, s.short, s.long)
 		seven := name == "7z" || name == "7za" || name == "7zr" || name == "rar" || name == "unrar"
-		if seven && len(o.operands) > 1 && (o.operands[0].Value == "a" || o.operands[0].Value == "u" || o.operands[0].Value == "d") {
-			add(o.operands[1], name+" "+o.operands[0].Value, false)
-			break
+		if seven && len(o.operands) > 1 {
+			switch sub := o.operands[0].Value; sub {
+			case "a", "u", "d", "m", "mf":
+				add(o.operands[1], name+" "+sub, false)
+				// rar m and 7z a -sdel delete the files they archive.
+				sdel := false
+				for _, a := range rest {
+					sdel = sdel || a.Value == "-sdel" && a.Dynamic == ""
+				}
+				if sub == "m" || sub == "mf" || sdel {
+					for _, t := range o.operands[2:] {
+						add(t, name+" "+sub+" (moved into the archive)", true)
+					}
+				}
+				return
+			}
 		}
 		extract := name == "cpio" && (o.has('i', "--extract")) || name == "jar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||
 			name == "ar" && len(rest) > 0 && strings.Contains(rest[0].Value, "x") ||

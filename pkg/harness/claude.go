@@ -9,6 +9,7 @@ func claude() Harness {
 		Name:         "claude",
 		Client:       "Claude Code",
 		File:         ".claude/settings.json",
+		UserFile:     ".claude/settings.json",
 		Layout:       Grouped,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

@@ -18,6 +18,7 @@ func codex() Harness {
 		Name:         "codex",
 		Client:       "Codex",
 		File:         ".codex/hooks.json",
+		UserFile:     ".codex/hooks.json",
 		Layout:       Grouped,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

@@ -57,6 +57,30 @@ type CommandSpec struct {
 	// answer lets the call go on, with the reason on stderr.
 	GateAll bool
 	Gated   []string
+	// Passes, with GateAll, are the harness's tool names no gatekeeper
+	// can deny (hook.Handler.Passes): with the binary missing, their calls
+	// go on with the reason on stderr, and every other call is blocked.
+	Passes []string
+	// User: the entry is a user-scope one (magehook init -user), in the
+	// harness's UserFile, running Dir's binary in every project; the
+	// command tells the binary so (UserEnv).
+	User bool
+}
+
+// UserEnv names the variable a user-scope command sets for the hook
+// binary: its value is the command's shell's process id, as SealEnv's
+// is, so only the command that set it makes the binary a user-scope one
+// (UserScope); a variable inherited from elsewhere changes nothing. A
+// user-scope binary takes its policy from the user's .toolingrc, adds it
+// to the project's own, and stands aside in a checkout that runs
+// magehook of its own (docs/adopting.md).
+const UserEnv = "MAGEHOOK_USER_SCOPE"
+
+// UserScope reports whether the installed command that started this
+// process is a user-scope one.
+func UserScope(getenv func(string) string, ppid int) bool {
+	v := getenv(UserEnv)
+	return v != "" && v == strconv.Itoa(ppid)
 }
 
 // gated reports whether a gate watches the entry's event.
@@ -130,6 +154,11 @@ func (h *Harness) Command(c CommandSpec) string {
 		blockIf = block
 	}
 	missing := func(what string) string {
+		if c.gated() && c.GateAll && len(c.Passes) > 0 {
+			return `{ ` + module + h.toolSniff() + `case $t in ` + shellAlternatives(c.Passes) + `) echo "magehook: ` + what +
+				`; no gate denies $t: it goes on; ` + fix + `" >&2; exit 1;; esac; ` +
+				`echo "magehook: ` + what + `; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; exit 2; }`
+		}
 		if !c.gated() || c.GateAll {
 			return `{ ` + module + `echo "magehook: ` + what + `; ` + fix + `" >&2; ` + blockIf + `exit ` + code + `; }`
 		}
@@ -143,6 +172,9 @@ func (h *Harness) Command(c CommandSpec) string {
 	} else {
 		b.WriteString(`b="$d/` + quoted + `"; [ -x "$b" ] || b=$(` + ensure + ` "` + quoted + `" </dev/null) || `)
 		b.WriteString(missing(quoted+` is missing and could not be built`) + `; `)
+	}
+	if c.User {
+		b.WriteString(UserEnv + `=$$ `)
 	}
 	b.WriteString(SealEnv + `=$$ "$b" hook:` + c.Target)
 	if !h.IsClaude() {
@@ -161,7 +193,7 @@ func (h *Harness) Command(c CommandSpec) string {
 // JSON string, where its quotes are escaped.
 func (h *Harness) toolSniff() string {
 	f := `"` + h.toolField() + `"`
-	return `p=$(cat); t=; case $p in *'` + f + `'*'` + f + `'*) ;; *'` + f + `:"'*) t=${p#*'` + f + `:"'}; t=${t%%'"'*};; ` +
+	return `p=$(cat 2>/dev/null); t=; case $p in *'` + f + `'*'` + f + `'*) ;; *'` + f + `:"'*) t=${p#*'` + f + `:"'}; t=${t%%'"'*};; ` +
 		`*'` + f + `: "'*) t=${p#*'` + f + `: "'}; t=${t%%'"'*};; esac; `
 }
 

@@ -13,6 +13,7 @@ func cursor() Harness {
 		Name:         "cursor",
 		Client:       "Cursor",
 		File:         ".cursor/hooks.json",
+		UserFile:     ".cursor/hooks.json",
 		Layout:       Flat,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

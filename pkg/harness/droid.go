@@ -17,6 +17,7 @@ func droid() Harness {
 		Name:         "droid",
 		Client:       "Factory Droid",
 		File:         ".factory/settings.json",
+		UserFile:     ".factory/settings.json",
 		Layout:       Grouped,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

@@ -20,6 +20,7 @@ func gemini() Harness {
 		Name:         "gemini",
 		Client:       "Gemini CLI",
 		File:         ".gemini/settings.json",
+		UserFile:     ".gemini/settings.json",
 		Layout:       Grouped,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

@@ -73,8 +73,13 @@ type Harness struct {
 	Client string
 	// File is the configuration file, relative to the checkout root,
 	// slash-separated.
-	File   string
-	Layout Layout
+	File string
+	// UserFile is the file the harness reads hooks from for every project
+	// of one user, relative to the home directory, slash-separated, in the
+	// same layout as File; "" when magehook knows none (magehook init
+	// -user then leaves the harness out and says so).
+	UserFile string
+	Layout   Layout
 	// CommandKey and TimeoutKey are the entry fields of the command and of
 	// its timeout; TimeoutScale converts seconds into the timeout's unit
 	// (1000 for milliseconds).

@@ -19,6 +19,7 @@ func qwen() Harness {
 		Name:         "qwen",
 		Client:       "Qwen Code",
 		File:         ".qwen/settings.json",
+		UserFile:     ".qwen/settings.json",
 		Layout:       Grouped,
 		CommandKey:   "command",
 		TimeoutKey:   "timeout",

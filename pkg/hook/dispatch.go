@@ -21,6 +21,7 @@ import (
 	"github.com/magehook/magehook/pkg/redact"
 	"github.com/magehook/magehook/pkg/regfile"
 	"github.com/magehook/magehook/pkg/spool"
+	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
 
@@ -88,6 +89,8 @@ type Dispatcher struct {
 	// SetChecked: Handlers and Builtin were validated when the binary was
 	// built (Set.Checked); otherwise every dispatch validates them.
 	SetChecked bool
+	// User, when set, makes this a user-scope dispatch (UserScope).
+	User *UserScope
 
 	// early and read serve Early and Resume (early.go): the answer from a
 	// hook:<event> target's init, before the magefile has registered its
@@ -200,6 +203,8 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 	switch {
 	case cerr == errStepAside:
 		return nil, stepAside, false
+	case cerr == errOwnMagehook:
+		return nil, ExitOK, false
 	case perr != nil:
 		return nil, d.badPayload(ev, cfg, enabled, starts, cerr, perr), false
 	case cerr != nil:
@@ -405,17 +410,37 @@ func shapeOf(p *payload.Payload) error {
 	switch {
 	case p.IsTool("Bash"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckShell("the command", cmd)
 		}
 	case p.IsTool("PowerShell"):
 		if cmd, ok := p.InputString("command"); ok {
+			if err := budget.CheckSeparators("the command", cmd); err != nil {
+				return err
+			}
 			return budget.CheckPowerShell("the command", cmd)
+		}
+	}
+	if cmd, ok := toolargs.Shell(p); ok {
+		if err := budget.CheckSeparators("the command", cmd); err != nil {
+			return err
 		}
 	}
 	for _, path := range p.EditedPaths() {
 		if err := budget.CheckPath("the path "+p.ToolName+" names", path); err != nil {
 			return err
 		}
+	}
+	if !toolargs.Known(p.ToolName) {
+		// Another tool's (an MCP tool's) path arguments, every one the
+		// gates may resolve, each bounded and all of them together.
+		var paths []string
+		for _, a := range toolargs.Read(p, toolargs.Options{Readers: true, Relative: true}).Paths {
+			paths = append(paths, a.Value)
+		}
+		return budget.CheckPaths("a path "+p.ToolName+" names", "the paths "+p.ToolName+" names", paths)
 	}
 	return nil
 }
@@ -545,9 +570,12 @@ func (d *Dispatcher) defaults() {
 // elsewhere; so is any other configuration problem (SetupErr, a
 // configuration value that does not check).
 func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, []string, error) {
+	root := d.Getenv(toolingrc.RootEnv)
+	if d.User != nil && root == "" {
+		return d.userDiscover(p)
+	}
 	var starts []string
 	askWd := false // the process's working directory comes last
-	root := d.Getenv(toolingrc.RootEnv)
 	if root != "" {
 		starts = []string{root}
 	} else {
@@ -595,16 +623,7 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 			}
 		}
 		if err == nil {
-			for _, w := range cfg.Warnings {
-				fmt.Fprintln(d.Stderr, "magehook: "+w)
-			}
-			if d.SetupErr != nil {
-				return cfg, starts, d.SetupErr
-			}
-			if err := cfg.Validate(); err != nil {
-				return cfg, starts, err
-			}
-			return cfg, starts, cfg.GateTypo()
+			return cfg, starts, d.usable(cfg)
 		}
 		if !errors.Is(err, toolingrc.ErrNotFound) {
 			return nil, starts, err
@@ -620,6 +639,86 @@ func (d *Dispatcher) discover(ev Event, p *payload.Payload) (*toolingrc.Config, 
 		first = &toolingrc.Error{File: ".", Msg: "no directory to start the search for " + toolingrc.FileName, Err: toolingrc.ErrNotFound}
 	}
 	return nil, starts, first
+}
+
+// usable says a found configuration's warnings and returns what keeps it
+// from being used: a setup error, a value that does not check, a typo in
+// a gate's name.
+func (d *Dispatcher) usable(cfg *toolingrc.Config) error {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(d.Stderr, "magehook: "+w)
+	}
+	if d.SetupErr != nil {
+		return d.SetupErr
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	return cfg.GateTypo()
+}
+
+// errOwnMagehook: the checkout of a user-scope call runs magehook of its
+// own, which answers this event (UserScope).
+var errOwnMagehook = errors.New("the checkout runs magehook of its own")
+
+// userDiscover is discover for a user-scope binary. The checkout is the
+// payload's cwd's (else CLAUDE_PROJECT_DIR's, else the working
+// directory's). Where that checkout (or a linked worktree's main
+// checkout) wires magehook of its own into this harness, the call is its
+// binary's: errOwnMagehook. Otherwise the policy is the user's .toolingrc
+// (UserScope.Home's), added to the configuration the checkout's own
+// chain reads, if any: the user's gates hold in every repository, and a
+// repository's own .toolingrc can add to them. A user without a
+// .toolingrc closes the gates: the entries are installed, so they must
+// hold.
+func (d *Dispatcher) userDiscover(p *payload.Payload) (*toolingrc.Config, []string, error) {
+	start := ""
+	if p != nil {
+		start = p.CWD
+	}
+	if start == "" {
+		start = d.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if start == "" {
+		wd, err := d.Getwd()
+		if err != nil {
+			return nil, nil, &toolingrc.Error{File: ".", Msg: "the payload names no cwd and the working directory is unknown (" + err.Error() + ")"}
+		}
+		start = wd
+	}
+	starts := []string{start}
+	if d.User.RunsOwn != nil {
+		for _, dir := range checkouts(start) {
+			if d.User.RunsOwn(dir, HarnessName(d.Harness)) {
+				return nil, starts, errOwnMagehook
+			}
+		}
+	}
+	if d.User.Home == "" || !filepath.IsAbs(d.User.Home) {
+		return nil, starts, &toolingrc.Error{File: "$HOME/" + toolingrc.FileName, Msg: "the user scope (magehook init -user) reads its policy from the home directory, and HOME is unset or not absolute; set HOME, or remove the user scope with magehook uninstall -user"}
+	}
+	user, err := toolingrc.Discover(d.User.Home)
+	if err == nil && user.Root() != filepath.Clean(d.User.Home) {
+		err = toolingrc.ErrNotFound
+	}
+	if err != nil {
+		if errors.Is(err, toolingrc.ErrNotFound) {
+			// Not ErrNotFound for the caller: installed entries without
+			// their policy close the gates rather than go quiet.
+			err = &toolingrc.Error{File: filepath.Join(d.User.Home, toolingrc.FileName), Msg: "does not exist, and the user scope (magehook init -user) takes its policy from it; run magehook init -user again to write it, or remove the user scope with magehook uninstall -user"}
+		}
+		return nil, starts, err
+	}
+	cfg, cerr := toolingrc.Discover(start)
+	switch {
+	case cerr == nil:
+		cfg.Join(user)
+	case errors.Is(cerr, toolingrc.ErrNotFound):
+		cfg = user
+	default:
+		return nil, starts, cerr
+	}
+	return cfg, starts, d.usable(cfg)
 }
 
 // installedAt reports whether the checkout of any start directory (its
@@ -787,7 +886,7 @@ func (d *Dispatcher) run(ctx context.Context, h Handler, ev Event, p *payload.Pa
 		}
 	}()
 	return h.Run(&Call{Context: ctx, Event: ev, Payload: p, Config: cfg, Getenv: d.Getenv, Now: d.Now, Stderr: d.Stderr,
-		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), ReachOnly: reachOnly, Harness: HarnessName(d.Harness), agent: d.Harness, memo: d.memo})
+		Budget: b, Merged: merged, FailedGates: append([]string(nil), failed...), ReachOnly: reachOnly, Harness: HarnessName(d.Harness), UserScope: d.User != nil, agent: d.Harness, memo: d.memo})
 }
 
 // badPayload answers a payload that could not be decoded: a gatekeeper

@@ -70,6 +70,14 @@ type Handler struct {
 	// gates' own configuration, which must not depend on a line the
 	// agent could remove.
 	Implied bool
+	// Passes are tools (Claude Code's names) the matcher covers that the
+	// handler never denies, because they change nothing it guards: Read,
+	// Grep and Glob for a gate on writes that watches every tool. Install
+	// passes them to the installed command, so that with the binary
+	// missing (a machine without Go) a call of one no gatekeeper can deny
+	// goes on, with a message, instead of being blocked. A test of the
+	// handler keeps the declaration true.
+	Passes []string
 	// Reach handlers are gates that judge what a call does in another
 	// repository by that repository's own policy (branchguard: a git -C
 	// into a checkout whose .toolingrc enables it): on a tool-gating
@@ -114,6 +122,9 @@ type Call struct {
 	// ...), for what its payloads mean differently (whether a
 	// tool_response string is a failure, say).
 	Harness string
+	// UserScope: a user-scope binary answers (magehook init -user; see
+	// UserScope), in a repository that may not use magehook at all.
+	UserScope bool
 
 	// agent is the harness value behind Harness (nil: Claude Code), for
 	// the words the model is given (WorktreeAdvice).

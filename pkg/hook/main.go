@@ -29,6 +29,22 @@ type Set struct {
 	// built (hook:build runs hook:check on every binary it makes), so a
 	// call does not validate it again.
 	Checked bool
+	// User, when set, makes the binary a user-scope one (see UserScope).
+	User *UserScope
+}
+
+// UserScope is what a user-scope binary (magehook init -user) needs: it
+// runs from the user's harness files in every project of the user, so its
+// policy is the user's own .toolingrc (Home's), added to a checkout's own
+// configuration where there is one, and it stands aside — answers nothing
+// — in a checkout that runs magehook of its own for the harness (RunsOwn),
+// whose binary answers with that checkout's policy.
+type UserScope struct {
+	// Home is the directory of the user's .toolingrc.
+	Home string
+	// RunsOwn reports whether a checkout directory wires magehook of its
+	// own into the harness named (settings.RunsOwn).
+	RunsOwn func(dir, harness string) bool
 }
 
 func (s Set) harness(name string) (Harness, bool) {
@@ -67,7 +83,7 @@ func prepare(event, harness string, set Set, args []string) (*Dispatcher, int, b
 		fmt.Fprintf(os.Stderr, "magehook: hook:%s takes no arguments, got %q; the payload comes on stdin\n", ev.Target, strings.Join(extra, " "))
 		return nil, ExitBlock, false
 	}
-	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h, SetChecked: set.Checked,
+	d := &Dispatcher{Handlers: set.Handlers, Builtin: set.Builtin, Installed: set.Installed, Harness: h, SetChecked: set.Checked, User: set.User,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: safetext.Writer(os.Stderr), Alarm: processAlarm()}
 	if v := os.Getenv(CapEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

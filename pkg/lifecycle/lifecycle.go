@@ -108,7 +108,10 @@ func ownCheckout(c *hook.Call, warn bool) bool {
 	if c.Payload.CWD != "" && err == nil && filepath.Clean(c.Config.Start) == cwd {
 		return true
 	}
-	if warn {
+	if warn && !c.UserScope {
+		// (A user-scope binary runs in every repository, most of which
+		// have no .toolingrc: there the lifecycle has nothing to do, and
+		// says nothing.)
 		fmt.Fprintf(c.Stderr, "magehook: %s: warning: no %s above %s, the payload's cwd; nothing to do\n", c.Event.Name, toolingrc.FileName, c.Payload.CWD)
 	}
 	return false

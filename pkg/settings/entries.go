@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,12 +127,13 @@ func Entries(cfg *toolingrc.Config, handlers []hook.Handler, scope Scope) ([]Ent
 	if scope == User {
 		dir = harness.QuoteDir(cfg.Root()) // a user-scope hook runs in every project
 	}
-	return entries(cfg, handlers, claudeHarness(), dir)
+	return entries(cfg, handlers, claudeHarness(), dir, false)
 }
 
 // entries are the common entries with commands in h's form; dir is the
-// checkout expression (empty: the harness's own).
-func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string) ([]Entry, error) {
+// checkout expression (empty: the harness's own); user makes the commands
+// user-scope ones (harness.CommandSpec.User).
+func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string, user bool) ([]Entry, error) {
 	bin, err := cfg.Get(toolingrc.KeyHookBinary)
 	if err != nil {
 		return nil, err
@@ -166,9 +168,9 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 				timeout = most
 			}
 		}
-		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout}
+		spec := harness.CommandSpec{Dir: dir, Binary: bin.String(), Event: name, Target: ev.Target, Timeout: timeout, User: user}
 		if harness.Gates(name) {
-			spec.GateAll, spec.Gated = gatedTools(hs, h)
+			spec.GateAll, spec.Gated, spec.Passes = gatedTools(hs, h)
 		}
 		cmd := h.Command(spec)
 		e := Entry{Event: name, Native: name, Command: cmd, Timeout: timeout}
@@ -183,10 +185,11 @@ func entries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness,
 
 // gatedTools is what the gatekeepers among an event's handlers watch, for
 // the command's failure branch: every tool (one matches everything, or a
-// regular expression whose names cannot be listed), or the tool names in
-// the harness's payloads (its own and Claude Code's, both of which some
-// harnesses send). No gatekeeper: nothing.
-func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names []string) {
+// regular expression whose names cannot be listed) but the passes no
+// gatekeeper can deny, or the tool names in the harness's payloads (its
+// own and Claude Code's, both of which some harnesses send). No
+// gatekeeper: nothing.
+func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names, passes []string) {
 	var gates []hook.Handler
 	for _, x := range hs {
 		if x.Policy == hook.Gatekeeper {
@@ -194,17 +197,17 @@ func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names []string
 		}
 	}
 	if len(gates) == 0 {
-		return false, nil
+		return false, nil, nil
 	}
 	cover := coverMatchers(gates)
 	claude, ok := hook.ExactNames(cover)
 	if cover == "" || !ok {
-		return true, nil
+		return true, nil, passedByAll(gates, h)
 	}
 	seen := map[string]bool{}
 	for _, n := range append(append([]string{}, claude...), h.NativeTools(claude)...) {
 		if !plainName(n) {
-			return true, nil
+			return true, nil, passedByAll(gates, h)
 		}
 		if !seen[n] {
 			seen[n] = true
@@ -212,7 +215,49 @@ func gatedTools(hs []hook.Handler, h *harness.Harness) (all bool, names []string
 		}
 	}
 	sort.Strings(names)
-	return false, names
+	return false, names, nil
+}
+
+// passedByAll are the tools no gatekeeper can deny — each one's matcher
+// misses the tool, or the gatekeeper passes it (hook.Handler.Passes) — in
+// the harness's names and Claude Code's, sorted.
+func passedByAll(gates []hook.Handler, h *harness.Harness) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range gates {
+		for _, t := range g.Passes {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			denied := false
+			for _, other := range gates {
+				m, err := hook.Match(other.Matcher, t)
+				if err != nil || m && !slices.Contains(other.Passes, t) {
+					denied = true
+					break
+				}
+			}
+			if !denied {
+				out = append(out, t)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, n := range append(append([]string{}, out...), h.NativeTools(out)...) {
+		if plainName(n) {
+			names[n] = true
+		}
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	return list
 }
 
 // plainName reports whether a tool name is letters, digits, '_', '-' and

@@ -20,10 +20,41 @@ func EntriesFor(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harne
 	if h.IsClaude() {
 		return Entries(cfg, handlers, Project)
 	}
-	common, err := entries(cfg, handlers, h, "")
+	return native(h)(entries(cfg, handlers, h, "", false))
+}
+
+// UserEntries returns the entries of a user-scope install (magehook init
+// -user) in a harness's UserFile: the events EntriesFor names but the
+// worktree ones, each command running dir's binary (dir absolute) as a
+// user-scope one. WorktreeCreate and WorktreeRemove stay the harness's
+// own: a user-scope hook answering them would make or remove worktrees
+// magehook's way in every repository, whose layout is not its to choose.
+func UserEntries(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harness, dir string) ([]Entry, error) {
+	all, err := native(h)(entries(cfg, handlers, h, harness.QuoteDir(dir), true))
 	if err != nil {
 		return nil, err
 	}
+	var out []Entry
+	for _, e := range all {
+		if e.Event != "WorktreeCreate" && e.Event != "WorktreeRemove" {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// native maps common entries onto h's events and matchers, leaving out
+// the events h does not have (Claude Code's are the common ones).
+func native(h *harness.Harness) func([]Entry, error) ([]Entry, error) {
+	return func(common []Entry, err error) ([]Entry, error) {
+		if err != nil || h.IsClaude() {
+			return common, err
+		}
+		return nativeEntries(h, common), nil
+	}
+}
+
+func nativeEntries(h *harness.Harness, common []Entry) []Entry {
 	var out []Entry
 	for _, e := range common {
 		native, ok := h.NativeEvent(e.Event)
@@ -37,5 +68,5 @@ func EntriesFor(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.Harne
 		}
 		out = append(out, e)
 	}
-	return out, nil
+	return out
 }

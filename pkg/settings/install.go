@@ -27,6 +27,12 @@ type Installer struct {
 	DryRun bool
 	// Keep is how many backups to keep (default 10).
 	Keep int
+	// Dir, when set, makes the install a user-scope one (magehook init
+	// -user): the file is the harness's UserFile under Home, every command
+	// runs the hook binary of Dir (an absolute directory, which also keeps
+	// the backups), and Config is the user's own configuration, whose
+	// hook.enable picks the entries. Scope is then not read.
+	Dir string
 }
 
 func (in Installer) harness() *harness.Harness {
@@ -38,14 +44,20 @@ func (in Installer) harness() *harness.Harness {
 
 // Path is the settings file the installer edits.
 func (in Installer) Path() string {
+	if in.Dir != "" {
+		return filepath.Join(in.home(), filepath.FromSlash(in.harness().UserFile))
+	}
 	if h := in.harness(); !h.IsClaude() {
 		return filepath.Join(in.Config.Root(), HarnessFile(h))
 	}
-	h := in.Home
-	if h == "" {
-		h = home()
+	return in.Scope.Path(in.Config.Root(), in.home())
+}
+
+func (in Installer) home() string {
+	if in.Home != "" {
+		return in.Home
 	}
-	return in.Scope.Path(in.Config.Root(), h)
+	return home()
 }
 
 // Install writes the entries (see Entries and EntriesFor) into the file.
@@ -67,7 +79,9 @@ func (in Installer) Install() (Outcome, error) {
 	}
 	var entries []Entry
 	var err error
-	if h.IsClaude() {
+	if in.Dir != "" {
+		entries, err = UserEntries(in.Config, in.Handlers, h, in.Dir)
+	} else if h.IsClaude() {
 		entries, err = Entries(in.Config, in.Handlers, in.Scope)
 	} else {
 		entries, err = EntriesFor(in.Config, in.Handlers, h)
@@ -75,7 +89,23 @@ func (in Installer) Install() (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	if in.Dir != "" {
+		h = userHarness(h)
+	}
 	return in.rewrite(func(old []byte) ([]byte, error) { return Edit(old, h, in.owner(old), entries) })
+}
+
+// userHarness is h without the settings that are a project's choice (the
+// worktree ones): a user-scope install sets only what its entries need.
+func userHarness(h *harness.Harness) *harness.Harness {
+	u := *h
+	u.Settings = nil
+	for _, s := range h.Settings {
+		if !strings.HasPrefix(s.Path, "worktree.") {
+			u.Settings = append(u.Settings, s)
+		}
+	}
+	return &u
 }
 
 // Uninstall removes magehook's entries from the file. A file that does not
@@ -105,6 +135,10 @@ func (in Installer) Owner() Owner {
 
 func (in Installer) owner(current []byte) Owner {
 	docs := [][]byte{current}
+	if in.Dir != "" {
+		docs = append(docs, readBackups(filepath.Join(in.Dir, "backups"), BackupPrefix(in.backupName(), in.Path()))...)
+		return ownerAt(in.Config, in.Dir, docs...)
+	}
 	if state, err := hook.StateDir(in.Config); err == nil {
 		docs = append(docs, readBackups(filepath.Join(state, "backups"), BackupPrefix(in.backupName(), in.Path()))...)
 	}
@@ -161,15 +195,26 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 }
 
 func (in Installer) rewriteAt(path, backupName string, edit func([]byte) ([]byte, error)) (Outcome, error) {
-	state, err := hook.StateDir(in.Config)
-	if err != nil {
-		return Outcome{}, err
+	h := in.harness()
+	if in.Dir != "" {
+		if h.UserFile == "" {
+			return Outcome{}, fmt.Errorf("%s: magehook knows no user-level file of %s; wire it per repository (magehook init -harness=%s)", h.Name, h.Client, h.Name)
+		}
+		if !filepath.IsAbs(in.home()) {
+			return Outcome{}, fmt.Errorf("the user scope edits files under $HOME, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
+		}
+	}
+	state := in.Dir
+	if state == "" {
+		var err error
+		if state, err = hook.StateDir(in.Config); err != nil {
+			return Outcome{}, err
+		}
 	}
 	backups, err := confined.Dir(state, "backups")
 	if err != nil {
 		return Outcome{}, err
 	}
-	h := in.harness()
 	if h.IsClaude() && in.Scope == User && !filepath.IsAbs(path) {
 		// Without a home the user file's path is relative, and would land
 		// in the project: the committed .claude/settings.json.
@@ -180,7 +225,9 @@ func (in Installer) rewriteAt(path, backupName string, edit func([]byte) ([]byte
 		normalize = sortedJSON
 	}
 	within := in.Config.Root()
-	if h.IsClaude() && in.Scope == User {
+	if in.Dir != "" {
+		within = in.home()
+	} else if h.IsClaude() && in.Scope == User {
 		within = filepath.Dir(filepath.Dir(path)) // $HOME of $HOME/.claude/settings.json
 	}
 	return Rewrite{
@@ -197,6 +244,9 @@ func (in Installer) rewriteAt(path, backupName string, edit func([]byte) ([]byte
 }
 
 func (in Installer) backupName() string {
+	if in.Dir != "" {
+		return "user-" + in.harness().Name
+	}
 	if h := in.harness(); !h.IsClaude() {
 		return h.Name
 	}

@@ -60,7 +60,7 @@ func OpenCodeSpecFor(cfg *toolingrc.Config, handlers []hook.Handler, h *harness.
 	}
 	// The gatekeepers' tools, in Claude Code's names (the plugin maps
 	// OpenCode's onto them); every tool when one watches them all.
-	all, _ := gatedTools(pre, claudeHarness())
+	all, _, _ := gatedTools(pre, claudeHarness())
 	switch {
 	case all:
 		spec.Gated = nil

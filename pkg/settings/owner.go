@@ -35,7 +35,13 @@ type Owner struct {
 // form, a command naming a -harness=, or the SessionStart and
 // WorktreeCreate entries magehook installs in every Claude Code file.
 func OwnerFor(cfg *toolingrc.Config, docs ...[]byte) Owner {
-	o := Owner{Root: cfg.Root()}
+	return ownerAt(cfg, cfg.Root(), docs...)
+}
+
+// ownerAt is OwnerFor for the binary of the checkout at root, which for a
+// user-scope install (Installer.Dir) is not the configuration's root.
+func ownerAt(cfg *toolingrc.Config, root string, docs ...[]byte) Owner {
+	o := Owner{Root: root}
 	if v, err := cfg.Get(toolingrc.KeyHookBinary); err == nil {
 		o.Binaries = append(o.Binaries, v.String())
 	}
@@ -167,7 +173,7 @@ func (o Owner) parse(cmd string) (bin, target string, ok bool) {
 		if bin == "" {
 			return "", "", false
 		}
-		return filepath.Join(o.Root, filepath.FromSlash(bin)), target, true
+		return filepath.Join(commandDir(cmd, o.Root), filepath.FromSlash(bin)), target, true
 	}
 	// Earlier versions' harness commands found the main checkout from git.
 	cmd = strings.Replace(cmd, `"$(dirname "$(git rev-parse --path-format=absolute --git-common-dir)")/`, `"$CLAUDE_PROJECT_DIR/`, 1)
@@ -183,6 +189,39 @@ func (o Owner) parse(cmd string) (bin, target string, ok bool) {
 		b = filepath.Join(o.Root, b)
 	}
 	return filepath.Clean(b), strings.TrimPrefix(words[1], "hook:"), true
+}
+
+// commandDir is the checkout a command in the cmd/ensure form runs: the
+// absolute directory its d="..." names (a user-scope entry, which runs one
+// checkout's binary in every project), or root when d is the harness's
+// project directory or the walk up to .git (a project's own file, whose
+// checkout is root). In a shared scope two checkouts' entries differ only
+// there: reading it is what keeps one checkout from owning another's.
+func commandDir(cmd, root string) string {
+	rest, ok := strings.CutPrefix(cmd, `d="`)
+	if !ok {
+		return root
+	}
+	var b strings.Builder
+	expr := false // an unescaped $ or `: the harness's variable, not a path
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case c == '"':
+			dir := filepath.FromSlash(b.String())
+			if !expr && filepath.IsAbs(dir) {
+				return filepath.Clean(dir)
+			}
+			return root
+		case c == '\\' && i+1 < len(rest) && strings.IndexByte("\"\\$`", rest[i+1]) >= 0:
+			i++
+			c = rest[i]
+		case c == '$' || c == '`':
+			expr = true
+		}
+		b.WriteByte(c)
+	}
+	return root
 }
 
 // ExpandProjectDir replaces the project directory expressions the

@@ -46,3 +46,31 @@ func Installed(root string) bool {
 	}
 	return false
 }
+
+// RunsOwn reports whether a checkout root wires magehook of its own into
+// the harness named: the harness's project file (for Claude Code, any of
+// .claude/settings*.json) runs a hook: target of a magehook binary (the
+// command form install writes, or a path ending in /magehook): a foreign
+// tool's "hook:" words do not count. There the checkout's own
+// binary answers with its own policy, and a user-scope binary (magehook
+// init -user) stands aside rather than answer twice. Only regular files
+// are read.
+func RunsOwn(root, name string) bool {
+	h, ok := harness.Lookup(name)
+	if !ok {
+		return false
+	}
+	pattern := HarnessFile(h)
+	if h.IsClaude() {
+		pattern = filepath.Join(".claude", "settings*.json")
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, pattern))
+	for _, m := range matches {
+		data, err := regfile.ReadFile(m, 16<<20)
+		if err == nil && bytes.Contains(data, []byte("hook:")) &&
+			(bytes.Contains(data, []byte(harness.EnsurePackage)) || bytes.Contains(data, []byte("/magehook"))) {
+			return true
+		}
+	}
+	return false
+}
