@@ -71,6 +71,8 @@ type Consumer struct {
 	Record string
 	// Env is the environment every command here runs with.
 	Env []string
+	// clineHubPort is the port of the consumer's own Cline hub daemon.
+	clineHubPort string
 }
 
 const magefile = "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n"

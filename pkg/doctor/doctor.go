@@ -381,6 +381,43 @@ func (d *doctor) checkManaged() {
 	}
 }
 
+// checkScripts compares the scripts of a harness with the Scripts layout
+// with those hook:install -harness writes; it reports whether the checkout
+// holds scripts of ours.
+func (d *doctor) checkScripts(h *harness.Harness, check, dir string) bool {
+	want, err := settings.EntriesFor(d.cfg, d.Handlers, h)
+	if err != nil {
+		d.add(Problem, check, dir, "%v", err)
+		return false
+	}
+	root := d.cfg.Root()
+	problems, ours, err := settings.ScriptsDrift(h, want, func(rel string) ([]byte, bool, error) {
+		return settings.ReadFile(filepath.Join(root, rel))
+	})
+	switch {
+	case err != nil:
+		d.add(Problem, check, dir, "%s: %v", dir, err)
+	case ours == 0 && allAbsent(problems):
+		d.add(Skip, check, dir, "%s holds no hook of magehook's", dir)
+	case len(problems) > 0:
+		d.add(Problem, check, dir, "%s differs from hook install -harness=%s: %s; run go tool mage hook:install -harness=%s", dir, h.Name, strings.Join(problems, "; "), h.Name)
+	default:
+		d.add(OK, check, dir, "%d scripts installed", len(want))
+	}
+	return ours > 0
+}
+
+// allAbsent reports whether every problem is a missing script (nothing of
+// the harness is wired here, rather than wired wrong).
+func allAbsent(problems []string) bool {
+	for _, p := range problems {
+		if !strings.HasSuffix(p, " absent") {
+			return false
+		}
+	}
+	return true
+}
+
 // checkHarnesses compares each other harness's configuration, when the
 // checkout has one, with what hook:install -harness writes, and reports
 // the harness's own switches that keep the hooks from running. It returns
@@ -394,6 +431,12 @@ func (d *doctor) checkHarnesses() []string {
 		}
 		path := filepath.Join(root, settings.HarnessFile(h))
 		check := "harness " + h.Name
+		if h.Layout == harness.Scripts {
+			if d.checkScripts(h, check, path) {
+				wired = append(wired, h.Name)
+			}
+			continue
+		}
 		data, exists, err := settings.ReadFile(path)
 		if err != nil {
 			d.add(Problem, check, path, "%s: %v", path, err)

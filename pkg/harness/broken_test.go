@@ -199,7 +199,11 @@ func TestAMissingBinaryBlocksOnlyWatchedTools(t *testing.T) {
 			cmd := exec.Command("sh", "-c", h.ShellText(c))
 			cmd.Dir = root
 			cmd.Env = append(append(os.Environ(), projectEnv(root)...), "PATH="+tools)
-			cmd.Stdin = strings.NewReader(tc.payload)
+			field := h.ToolField
+			if field == "" {
+				field = "tool_name"
+			}
+			cmd.Stdin = strings.NewReader(strings.ReplaceAll(tc.payload, `"tool_name"`, `"`+field+`"`))
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			cmd.Run()

@@ -143,6 +143,16 @@ func (h *Harness) Command(c CommandSpec) string {
 	if c.gated() {
 		code = "2"
 	}
+	// block is what a blocking end prints first: the deny answer, for a
+	// client that reads no exit code.
+	block := ""
+	if a := h.blockAnswer(); a != "" {
+		block = "echo " + a + "; "
+	}
+	blockIf := ""
+	if c.gated() {
+		blockIf = block
+	}
 	missing := func(what string) string {
 		if c.gated() && c.GateAll && len(c.Passes) > 0 {
 			return `{ ` + module + h.toolSniff() + `case $t in ` + shellAlternatives(c.Passes) + `) echo "magehook: ` + what +
@@ -150,10 +160,10 @@ func (h *Harness) Command(c CommandSpec) string {
 				`echo "magehook: ` + what + `; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; exit 2; }`
 		}
 		if !c.gated() || c.GateAll {
-			return `{ ` + module + `echo "magehook: ` + what + `; ` + fix + `" >&2; exit ` + code + `; }`
+			return `{ ` + module + `echo "magehook: ` + what + `; ` + fix + `" >&2; ` + blockIf + `exit ` + code + `; }`
 		}
 		return `{ ` + module + h.toolSniff() + `case $t in ` + shellAlternatives(c.Gated) + `|"") echo "magehook: ` + what +
-			`; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; exit 2;; esac; ` +
+			`; a gate watches ${t:-this tool}: the call is blocked; ` + fix + `" >&2; ` + block + `exit 2;; esac; ` +
 			`echo "magehook: ` + what + `; no gate watches $t: it goes on; ` + fix + `" >&2; exit 1; }`
 	}
 	if c.Event == "SessionStart" {
@@ -173,7 +183,7 @@ func (h *Harness) Command(c CommandSpec) string {
 	b.WriteString(`; c=$?; [ $c -ge ` + strconv.Itoa(SealBase) + ` ] && [ $c -lt ` + strconv.Itoa(SealBase+20) + ` ] && exit $((c-` + strconv.Itoa(SealBase) + `)); `)
 	b.WriteString(`if [ $c -gt 128 ]; then w="was killed by signal $((c-128))"; elif [ $c -eq 126 ]; then w="cannot be executed here (a directory or a build for another system or a truncated file)"; ` +
 		`elif [ $c -eq 127 ]; then w="or its interpreter was not found"; else w="answered without magehook's seal (exit $c: not magehook's hook binary or one built before this install)"; fi; `)
-	b.WriteString(module + `echo "magehook: ` + quoted + ` $w; ` + fix + `" >&2; exit ` + code)
+	b.WriteString(module + `echo "magehook: ` + quoted + ` $w; ` + fix + `" >&2; ` + blockIf + `exit ` + code)
 	if h.BracesSubstituted {
 		return strings.ReplaceAll(b.String(), "${", `\${`)
 	}

@@ -1,6 +1,6 @@
 // Package harness holds one value per coding agent that runs magehook's
-// hooks: Claude Code, Auggie, Codex, Copilot CLI, Cursor, Factory Droid,
-// Gemini CLI, OpenCode, Pi and Qwen Code.
+// hooks: Claude Code, Auggie, Cline, Codex, Copilot CLI, Cursor, Factory
+// Droid, Gemini CLI, Kilo Code, OpenCode, Pi and Qwen Code.
 // A value declares everything that differs between them — its
 // configuration file and its layout, its event and tool names, how its
 // payload maps onto the common one (Claude Code's), how an answer renders
@@ -35,6 +35,10 @@ const (
 	// Plugin: a program the harness loads, written whole (OpenCode's
 	// plugin, Pi's extension): Harness.Plugin writes it.
 	Plugin
+	// Scripts: File is a directory holding one executable per event, named
+	// by the event (Cline's .clinerules/hooks/PreToolUse), each written
+	// whole.
+	Scripts
 )
 
 // Name pairs a harness's own name for an event or a tool with the common
@@ -142,6 +146,10 @@ type Harness struct {
 	// ToolField is the payload field naming the tool ("" is tool_name),
 	// which an installed command reads when the binary is missing.
 	ToolField string
+	// BlocksByAnswer: the client reads no exit code (Cline), so a block —
+	// the binary's when a gate cannot decide, the installed command's when
+	// the binary cannot answer — is written as the deny answer on stdout.
+	BlocksByAnswer bool
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int
@@ -190,12 +198,16 @@ func Lookup(name string) (*Harness, bool) {
 		h = droid()
 	case "gemini":
 		h = gemini()
+	case "kilo":
+		h = kilo()
 	case "opencode":
 		h = opencode()
 	case "pi":
 		h = pi()
 	case "qwen":
 		h = qwen()
+	case "cline":
+		h = cline()
 	default:
 		return nil, false
 	}
@@ -204,7 +216,7 @@ func Lookup(name string) (*Harness, bool) {
 
 // Names lists every harness name, Claude Code first.
 func Names() []string {
-	return []string{"claude", "auggie", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"}
+	return []string{"claude", "auggie", "cline", "codex", "copilot", "cursor", "droid", "gemini", "kilo", "opencode", "pi", "qwen"}
 }
 
 // All returns every harness, Claude Code first.
@@ -256,6 +268,21 @@ func (h *Harness) ProjectVar() string {
 
 // IsClaude reports whether h is Claude Code (whose file has scopes).
 func (h *Harness) IsClaude() bool { return h == nil || h.Name == "claude" }
+
+// BlocksOnlyByAnswer implements hook's optional answer-only harness: a
+// gate that cannot decide answers with Render's deny, not exit 2.
+func (h *Harness) BlocksOnlyByAnswer() bool { return h.BlocksByAnswer }
+
+// blockAnswer is the deny the installed command prints when the binary
+// cannot answer a gated call, as a shell word; "" when exit 2 is the block.
+func (h *Harness) blockAnswer() string {
+	if !h.BlocksByAnswer {
+		return ""
+	}
+	ev, _ := hook.Lookup("PreToolUse")
+	a := h.Render(ev, hook.Deny("magehook: the hook binary could not answer and a gate watches this call: it is blocked (the gate fails closed); see the hook's stderr and run go tool mage hook:build"))
+	return "'" + strings.ReplaceAll(strings.TrimSpace(string(a.Stdout)), "'", `'\''`) + "'"
+}
 
 // HarnessName implements hook.Protocol.
 func (h *Harness) HarnessName() string { return h.Name }

@@ -10,6 +10,20 @@ import (
 // is another tool's and is never overwritten.
 const openCodeMarker = "// magehook opencode plugin"
 
+// pluginMarker is the marker of OpenCode's plugin as a client descending
+// from OpenCode loads it (Kilo Code): "// magehook <name> plugin".
+func pluginMarker(name string) string { return "// magehook " + name + " plugin" }
+
+// openCodePluginFor is openCodePlugin for a client that loads OpenCode's
+// plugins (Kilo Code): the same program, marked as that harness's and
+// running the binary with its -harness= name.
+func openCodePluginFor(name string) func(PluginSpec) string {
+	return func(s PluginSpec) string {
+		return strings.NewReplacer(openCodeMarker, pluginMarker(name),
+			"-harness=opencode", "-harness="+name).Replace(openCodePlugin(s))
+	}
+}
+
 // openCodePlugin is the plugin OpenCode loads from .opencode/plugins. It
 // imports nothing but node's own modules. On each tool call it runs the
 // checkout's hook binary with a Claude Code shaped payload on stdin and

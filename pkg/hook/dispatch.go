@@ -916,6 +916,13 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 	return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: the payload could not be read, and gate %s fails closed", ev.Name, strings.Join(gates, ", ")))
 }
 
+// answersOnly reports a harness whose client reads no exit code (Cline):
+// its blocks must be answers.
+func answersOnly(h Protocol) bool {
+	a, ok := h.(interface{ BlocksOnlyByAnswer() bool })
+	return ok && a.BlocksOnlyByAnswer()
+}
+
 // failClosed blocks the event after a gate could not decide.
 func (d *Dispatcher) failClosed(ev Event, reason string) int {
 	return d.write(d.closed(ev, reason))
@@ -923,8 +930,9 @@ func (d *Dispatcher) failClosed(ev Event, reason string) int {
 
 // closed is the answer that blocks the event with reason.
 func (d *Dispatcher) closed(ev Event, reason string) Answer {
-	if ev.Block == BlockBehavior {
-		// PermissionRequest does not honour exit 2; deny through JSON.
+	if ev.Block == BlockBehavior || answersOnly(d.Harness) {
+		// PermissionRequest does not honour exit 2, nor does a client that
+		// reads no exit code: deny through the answer.
 		return d.Harness.Render(ev, Deny(reason))
 	}
 	return Answer{Stderr: []string{reason}, Code: ExitBlock}

@@ -70,6 +70,13 @@ func (in Installer) Install() (Outcome, error) {
 		}
 		return in.rewrite(func(old []byte) ([]byte, error) { return EditPlugin(old, h, spec, true) })
 	}
+	if h.Layout == harness.Scripts {
+		entries, err := EntriesFor(in.Config, in.Handlers, h)
+		if err != nil {
+			return Outcome{}, err
+		}
+		return in.scripts(entries)
+	}
 	var entries []Entry
 	var err error
 	if in.Dir != "" {
@@ -105,6 +112,9 @@ func userHarness(h *harness.Harness) *harness.Harness {
 // exist is left absent.
 func (in Installer) Uninstall() (Outcome, error) {
 	h := in.harness()
+	if h.Layout == harness.Scripts {
+		return in.scripts(nil)
+	}
 	return in.rewrite(func(old []byte) ([]byte, error) {
 		switch {
 		case old == nil:
@@ -135,7 +145,56 @@ func (in Installer) owner(current []byte) Owner {
 	return OwnerFor(in.Config, docs...)
 }
 
+// scripts writes one script per native event that has an entry and
+// removes magehook's script of every other (the Scripts layout). Every
+// script is checked before any is written: a refused one leaves all of
+// them as they were. The outcome is the directory's: changed when any
+// script changed, the diffs one after the other.
+func (in Installer) scripts(entries []Entry) (Outcome, error) {
+	h := in.harness()
+	want := map[string]string{}
+	for _, e := range entries {
+		want[e.Native] = Script(h, e)
+	}
+	var events []string
+	for _, n := range h.Events() {
+		events = append(events, n.Native)
+	}
+	run := func(native string, dry bool) (Outcome, error) {
+		one := in
+		one.DryRun = dry || in.DryRun
+		return one.rewriteAt(filepath.Join(in.Config.Root(), ScriptPath(h, native)), h.Name+"-"+native,
+			func(old []byte) ([]byte, error) { return editScript(h, old, want[native]) })
+	}
+	for _, n := range events {
+		if _, err := run(n, true); err != nil {
+			return Outcome{}, err
+		}
+	}
+	all := Outcome{Target: in.Path()}
+	var diffs []string
+	for _, n := range events {
+		out, err := run(n, false)
+		if err != nil {
+			return all, err
+		}
+		if out.Changed {
+			all.Changed = true
+			diffs = append(diffs, out.Diff)
+			if out.Backup != "" {
+				all.Backup = out.Backup
+			}
+		}
+	}
+	all.Diff = strings.Join(diffs, "")
+	return all, nil
+}
+
 func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) {
+	return in.rewriteAt(in.Path(), in.backupName(), edit)
+}
+
+func (in Installer) rewriteAt(path, backupName string, edit func([]byte) ([]byte, error)) (Outcome, error) {
 	h := in.harness()
 	if in.Dir != "" {
 		if h.UserFile == "" {
@@ -156,14 +215,13 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 	if err != nil {
 		return Outcome{}, err
 	}
-	path := in.Path()
 	if h.IsClaude() && in.Scope == User && !filepath.IsAbs(path) {
 		// Without a home the user file's path is relative, and would land
 		// in the project: the committed .claude/settings.json.
 		return Outcome{}, fmt.Errorf("-scope=user edits $HOME/.claude/settings.json, but HOME is unset or not an absolute path; set HOME to your home directory and run again")
 	}
 	var normalize func([]byte) []byte
-	if h.Layout != harness.Plugin {
+	if h.Layout != harness.Plugin && h.Layout != harness.Scripts {
 		normalize = sortedJSON
 	}
 	within := in.Config.Root()
@@ -177,9 +235,9 @@ func (in Installer) rewrite(edit func([]byte) ([]byte, error)) (Outcome, error) 
 		Within:       within,
 		Edit:         edit,
 		Normalize:    normalize,
-		NotJSON:      h.Layout == harness.Plugin,
+		NotJSON:      h.Layout == harness.Plugin || h.Layout == harness.Scripts,
 		BackupDir:    backups,
-		BackupPrefix: BackupPrefix(in.backupName(), path),
+		BackupPrefix: BackupPrefix(backupName, path),
 		Keep:         in.Keep,
 		DryRun:       in.DryRun,
 	}.Run()

@@ -606,8 +606,8 @@ func FuzzInstall(f *testing.F) {
 func TestHarnessInstalls(t *testing.T) {
 	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
 	for _, h := range harness.All() {
-		if h.IsClaude() {
-			continue
+		if h.IsClaude() || h.Layout == harness.Scripts {
+			continue // TestScriptsInstall
 		}
 		in := settings.Installer{Config: cfg, Handlers: handlers, Harness: h}
 		foreignDoc := `{"keep": {"x": 1.50}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}`
@@ -740,5 +740,52 @@ func TestReinstallKeepsOurGroupsWhereTheyAre(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "./theirs.sh") {
 		t.Errorf("the foreign group was lost:\n%s", data)
+	}
+}
+
+// TestScriptsInstall: Cline's hook scripts are written one per event, a
+// second install writes nothing, a script magehook did not write is
+// refused and left as it was, and uninstall removes only magehook's.
+func TestScriptsInstall(t *testing.T) {
+	cfg := checkout(t, "hook.enable bashgate", "hook.enable gate")
+	h, _ := harness.Lookup("cline")
+	in := settings.Installer{Config: cfg, Handlers: handlers, Harness: h}
+	out, err := in.Install()
+	if err != nil || !out.Changed {
+		t.Fatalf("install: %v, changed %v", err, out.Changed)
+	}
+	pre := filepath.Join(cfg.Root(), ".clinerules", "hooks", "PreToolUse")
+	text, err := os.ReadFile(pre)
+	if err != nil || !strings.HasPrefix(string(text), "#!/bin/sh\n# magehook cline hook") || !strings.Contains(string(text), " -harness=cline;") ||
+		!strings.Contains(string(text), `"cancel":true`) {
+		t.Fatalf("PreToolUse script: %v\n%s", err, text)
+	}
+	if out, err := in.Install(); err != nil || out.Changed {
+		t.Errorf("a second install changed the scripts: %v", err)
+	}
+	foreign := filepath.Join(cfg.Root(), ".clinerules", "hooks", "TaskComplete")
+	writeFile(t, foreign, "#!/bin/sh\necho theirs\n", 0o755)
+	if _, err := in.Install(); err != nil {
+		t.Fatalf("install beside a foreign script of an event magehook does not install: %v", err)
+	}
+	writeFile(t, pre, "#!/bin/sh\necho theirs\n", 0o755)
+	if _, err := in.Install(); err == nil || !strings.Contains(err.Error(), "magehook did not write it") {
+		t.Errorf("a foreign PreToolUse was not refused: %v", err)
+	}
+	if b, _ := os.ReadFile(pre); string(b) != "#!/bin/sh\necho theirs\n" {
+		t.Errorf("the foreign script changed: %q", b)
+	}
+	os.Remove(pre)
+	if _, err := in.Install(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Uninstall(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(pre); err == nil {
+		t.Errorf("uninstall left magehook's PreToolUse")
+	}
+	if b, _ := os.ReadFile(foreign); string(b) != "#!/bin/sh\necho theirs\n" {
+		t.Errorf("uninstall touched the foreign script: %q", b)
 	}
 }

@@ -2,6 +2,7 @@ package settings_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,6 +90,15 @@ func installed(t *testing.T, cfg *toolingrc.Config, all []hook.Handler, h *harne
 	in := settings.Installer{Config: cfg, Handlers: all, Harness: h}
 	if _, err := in.Install(); err != nil {
 		t.Fatalf("%s: %v", h.Name, err)
+	}
+	if h.Layout == harness.Scripts {
+		out := map[string]string{}
+		for _, n := range h.Events() {
+			if b, err := os.ReadFile(filepath.Join(cfg.Root(), settings.ScriptPath(h, n.Native))); err == nil {
+				out[n.Native] = string(b)
+			}
+		}
+		return out
 	}
 	return eventBytes(t, in.Path())
 }

@@ -13,15 +13,19 @@ import (
 // settings scope of the checkout (.claude/settings*.json), each other
 // harness's file (HarnessFile) and the file that overrides it (Droid's
 // .factory/hooks.json) and the files that can switch it off (Guarded),
-// and every file of the directory Copilot
-// reads its hooks from. Relative to the home directory the same patterns
+// every script of a harness that reads one per event (Cline), and every
+// file of the directory Copilot reads its hooks from. Relative to the home
+// directory the same patterns
 // name the user-scope files (~/.claude/settings.json). This is the one
 // list of them: the gate that keeps the agent from editing its own gates
 // and the check for installed entries both read it.
 func WiringPatterns() []string {
 	out := []string{filepath.Join(".claude", "settings*.json")}
 	for _, h := range harness.All() {
-		if !h.IsClaude() {
+		switch {
+		case h.Layout == harness.Scripts:
+			out = append(out, filepath.Join(HarnessFile(h), "*"))
+		case !h.IsClaude():
 			out = append(out, HarnessFile(h))
 		}
 		if h.Overrides != "" {
