@@ -126,12 +126,7 @@ func TestClineGuardsMainInAFreshClone(t *testing.T) {
 	t.Parallel()
 	c := newConsumer(t, catalogue+"hook.enable formatter\n")
 	c.InstallAndPush(t, "cline")
-	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
-	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
-	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {
-		t.Fatal("the clone has a binary")
-	}
-	write(t, clone, "README.md", "# consumer\nchanged\n")
+	clone := c.freshClone(t)
 	clineHome(t, c)
 	for _, step := range []struct {
 		name string

@@ -261,12 +261,7 @@ func TestCodexFreshCloneKeepsTheGates(t *testing.T) {
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.InstallAndPush(t, "codex")
-	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
-	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
-	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {
-		t.Fatal("the clone has a binary")
-	}
-	write(t, clone, "README.md", "# consumer\nchanged\n")
+	clone := c.freshClone(t)
 	srv, err := modelserver.Start(codexWork("do the work"))
 	if err != nil {
 		t.Fatal(err)

@@ -90,12 +90,7 @@ func TestDroidGuardsMainInAFreshClone(t *testing.T) {
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.InstallAndPush(t, "droid")
-	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
-	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
-	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {
-		t.Fatal("the clone has a binary")
-	}
-	write(t, clone, "README.md", "# consumer\nchanged\n")
+	clone := c.freshClone(t)
 	for _, branch := range []string{"main", "feature"} {
 		t.Run(branch, func(t *testing.T) {
 			if branch != "main" {

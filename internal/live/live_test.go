@@ -77,6 +77,20 @@ type Consumer struct {
 
 const magefile = "//go:build mage\n\npackage main\n\nimport (\n\t//mage:import\n\t_ \"github.com/magehook/magehook/magefiles/targets\"\n)\n"
 
+// freshClone clones the pushed consumer beside it, as a teammate's clone:
+// no bin/magehook (the first hook builds it), and README.md changed in
+// the work tree for the agent to commit.
+func (c *Consumer) freshClone(t *testing.T) string {
+	t.Helper()
+	clone := filepath.Join(filepath.Dir(c.Dir), "clone")
+	c.Run(t, filepath.Dir(c.Dir), "git", "clone", "-q", c.Origin, clone)
+	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err == nil {
+		t.Fatal("the clone has a binary")
+	}
+	write(t, clone, "README.md", "# consumer\nchanged\n")
+	return clone
+}
+
 // newConsumer makes the repository with the given .toolingrc. It commits
 // everything and pushes main.
 func newConsumer(t *testing.T, toolingrc string) *Consumer {
