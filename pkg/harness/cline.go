@@ -37,6 +37,7 @@ func cline() Harness {
 		TimeoutScale:   1,
 		Matchers:       MatchNativeList,
 		BlocksByAnswer: true,
+		NativePayload:  true,
 		ToolField:      "toolName",
 		WayOut: "Do the work in a worktree on its own branch: run " + worktreeCreate +
 			" and cd into the directory it prints in each command (or start cline there).",

@@ -150,6 +150,10 @@ type Harness struct {
 	// the binary's when a gate cannot decide, the installed command's when
 	// the binary cannot answer — is written as the deny answer on stdout.
 	BlocksByAnswer bool
+	// NativePayload: the client's payload is a dialect of its own, not
+	// Claude Code's with other names (Cline's preToolUse/toolName/...);
+	// Normalize turns it into Claude Code's, which is what handlers read.
+	NativePayload bool
 	// MaxTimeout is the longest timeout, in seconds, the harness allows an
 	// event's hook (0: no limit); install writes no more.
 	MaxTimeout func(common string) int

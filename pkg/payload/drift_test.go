@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/magehook/magehook/internal/live"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/payload"
 )
 
@@ -56,6 +57,19 @@ func drift(root string, pinned func(client string) (string, error)) []string {
 				problems = append(problems, err.Error())
 				continue
 			}
+			// A client whose payload is a dialect of its own (Cline's) is
+			// read by its harness's Normalize, which adds Claude Code's
+			// fields beside the client's own: those it adds must be typed.
+			native := map[string]json.RawMessage{}
+			if h, ok := harness.Lookup(client); ok && h.NativePayload {
+				ev, ok := h.CommonEvent(filepath.Base(filepath.Dir(f)))
+				n, err := h.Normalize(data, ev)
+				if !ok || err != nil || json.Unmarshal(data, &native) != nil {
+					problems = append(problems, fmt.Sprintf("%s: %s's harness cannot normalise it (%v)", f, client, err))
+					continue
+				}
+				data = n
+			}
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal(data, &obj); err != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", f, err))
@@ -63,7 +77,7 @@ func drift(root string, pinned func(client string) (string, error)) []string {
 			}
 			var unknown []string
 			for k := range obj {
-				if !known[k] {
+				if _, own := native[k]; !own && !known[k] {
 					unknown = append(unknown, k)
 				}
 			}
