@@ -113,23 +113,7 @@ func TestDroidGuardsMainInAFreshClone(t *testing.T) {
 			if branch != "main" && !srv.Reached("Current date and time") {
 				t.Errorf("the session start's context did not reach the model\n%s\n%s", srv.Dump(), s.Out)
 			}
-			if branch == "main" {
-				if after != before || strings.Contains(readme, "edited") || newErr == nil {
-					t.Errorf("main moved or a file changed: %s -> %s, README %q, NEW.md %v\n%s", before, after, readme, newErr, s.Out)
-				}
-				for _, want := range []string{"git commit would move the protected branch main", "Edit would change", "Write would change"} {
-					if !srv.Reached(want) {
-						t.Errorf("%q did not reach the model\n%s\n%s", want, srv.Dump(), s.Out)
-					}
-				}
-				if srv.Reached("claude --worktree") {
-					t.Errorf("the reason names Claude Code's way out to Droid\n%s", srv.Dump())
-				}
-				return
-			}
-			if after == before || !strings.Contains(readme, "edited") || newErr != nil {
-				t.Errorf("the work on %s did not happen: %s -> %s, README %q, NEW.md %v\n%s\n%s", branch, before, after, readme, newErr, s.Out, srv.Dump())
-			}
+			checkGuardedWork(t, branch, before, after, readme, newErr, srv, s.Out, "Droid")
 		})
 	}
 	if _, err := os.Stat(filepath.Join(clone, "bin", "magehook")); err != nil {

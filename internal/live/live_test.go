@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/magehook/magehook/internal/live"
+	"github.com/magehook/magehook/internal/live/modelserver"
 	"github.com/magehook/magehook/pkg/hook"
 )
 
@@ -89,6 +90,32 @@ func (c *Consumer) freshClone(t *testing.T) string {
 	}
 	write(t, clone, "README.md", "# consumer\nchanged\n")
 	return clone
+}
+
+// checkGuardedWork judges a session of the guarded work (a commit, an
+// edit of README.md, a new NEW.md) in a checkout on branch: on main
+// nothing moved or changed, each gate's reason reached the model and no
+// other client's way out was named; on a feature branch all of it
+// happened.
+func checkGuardedWork(t *testing.T, branch, before, after, readme string, newErr error, srv *modelserver.Server, out, client string) {
+	t.Helper()
+	if branch == "main" {
+		if after != before || strings.Contains(readme, "edited") || newErr == nil {
+			t.Errorf("main moved or a file changed: %s -> %s, README %q, NEW.md %v\n%s", before, after, readme, newErr, out)
+		}
+		for _, want := range []string{"git commit would move the protected branch main", "Edit would change", "Write would change"} {
+			if !srv.Reached(want) {
+				t.Errorf("%q did not reach the model\n%s\n%s", want, srv.Dump(), out)
+			}
+		}
+		if srv.Reached("claude --worktree") {
+			t.Errorf("the reason names Claude Code's way out to %s\n%s", client, srv.Dump())
+		}
+		return
+	}
+	if after == before || !strings.Contains(readme, "edited") || newErr != nil {
+		t.Errorf("the work on %s did not happen: %s -> %s, README %q, NEW.md %v\n%s\n%s", branch, before, after, readme, newErr, out, srv.Dump())
+	}
 }
 
 // newConsumer makes the repository with the given .toolingrc. It commits
