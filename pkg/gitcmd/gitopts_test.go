@@ -1,6 +1,7 @@
 package gitcmd
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,20 @@ func boolStr(b bool) string {
 		return "true"
 	}
 	return "false"
+}
+
+// TestGitCommandsAreSorted: isGitCommand searches the table by halves, so
+// an entry out of order would read a built-in command as an alias's name.
+func TestGitCommandsAreSorted(t *testing.T) {
+	if !slices.IsSorted(gitCommands[:]) {
+		t.Fatal("gitCommands is not sorted")
+	}
+	for _, c := range gitCommands {
+		if !isGitCommand(c) {
+			t.Errorf("isGitCommand(%q) = false", c)
+		}
+	}
+	if isGitCommand("staus") {
+		t.Error(`isGitCommand("staus") = true`)
+	}
 }
