@@ -344,4 +344,15 @@ var gateCorpus = []gateCase{
 	{cmd: "sed --in-pl 's/a/b/' /tmp/magehook-corpus-note.txt", on: "both"},
 	{cmd: "rm --rec --force build node_modules", on: "main"},
 	{cmd: "cp --targ=/tmp README.md", on: "both"},
+	// The same destruction of / or the checkout by programs other than
+	// rm -r, read from the analysis's writes (cmdguard destroy-everything).
+	{cmd: "find / -type f -name '*.bak' -exec rm -f {} +", on: "both", bad: true},
+	{cmd: "printf '%s\\n' / | xargs rm -rf", on: "both", bad: true},
+	{cmd: "rsync -a --delete-after ./build/ /", on: "both", bad: true},
+	{cmd: "chmod -R 000 /", on: "both", bad: true},
+	{cmd: "cd / && find . -mindepth 1 -delete", on: "both", bad: true},
+	{cmd: "find . -exec rm -rf {} +", on: "both", bad: true},
+	{cmd: "find . -name '*.pyc' -exec rm -f {} +", on: "feat"},
+	{cmd: "rsync -a --delete src/ build/mirror/", on: "feat"},
+	{cmd: "chmod -R u+w build", on: "feat"},
 }

@@ -94,6 +94,8 @@ func class(a atom, v command, w *world) (bool, string) {
 				}
 			}
 		}
+	case "destroys":
+		return destroys(splitAlts(a.value), v, w), ""
 	case "writes-device":
 		return erasesDevice(v), ""
 	case "download-pipe":
@@ -370,6 +372,48 @@ func erasesDevice(v command) bool {
 func clustered(v command, letters string) bool {
 	for _, o := range v.options {
 		if !strings.HasPrefix(o.Value, "--") && strings.ContainsAny(o.Value[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// destroys reports a write of the command's, as the analysis found it
+// whatever the program (rm, mv, find -delete or -exec rm, xargs rm,
+// rsync --delete, chmod -R, ...), that removes, moves away or changes the
+// mode of a whole tree at or above / (root), the home directory (home)
+// or the checkout (checkout). A find that selects entries by name
+// (find / -name '*.log' -delete) counts for / and the home directory
+// alone: in the checkout, it is the ordinary cleanup. A write whose path
+// is computed is left to the gates' write analysis.
+func destroys(targets []string, v command, w *world) bool {
+	for _, wr := range w.a.Writes {
+		if wr.Command != v.idx || wr.Dynamic != "" || !wr.Tree || !wr.Destroys() && !(wr.Op == "rsync" && rsyncDeletes(v)) {
+			continue
+		}
+		for _, t := range targets {
+			switch {
+			case t == "root" && wr.Path == "/":
+				return true
+			case t == "home" && atOrAbove(wr.Path, w.home):
+				return true
+			case t == "checkout" && wr.Match == nil && !wr.ModeOnly() && atOrAbove(wr.Path, checkoutOf(v, w)):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rsyncDeletes reports rsync's --delete options (--delete, --delete-after,
+// --delete-excluded, ...), with which the destination loses what the
+// source lacks.
+func rsyncDeletes(v command) bool {
+	for _, o := range v.all {
+		if o.Value == "--" {
+			return false
+		}
+		if o.Dynamic == "" && strings.HasPrefix(o.Value, "--del") {
 			return true
 		}
 	}

@@ -13,7 +13,9 @@
 // a here-document is data, never a command.
 //
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
-// home directory or the checkout, and of .git; git reset --hard, git
+// home directory or the checkout, and of .git; the same by any program
+// the analysis follows (mv, find -exec rm, xargs, rsync --delete, chmod
+// -R); git reset --hard, git
 // checkout -- . and git restore . over uncommitted work; git clean -f; git
 // stash clear; forced pushes; chmod -R 777; a download piped into a shell;
 // writes to block devices; tools that erase or repartition one; mkfs;
@@ -21,7 +23,7 @@
 // an argument, on stdin,
 // through docker or kubectl exec, comments and all); deploys past
 // deploy.ceiling; by name: rm-everything,
-// rm-git-dir, find-delete-everything, git-reset-hard, git-clean-force,
+// rm-git-dir, find-delete-everything, destroy-everything, git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
 // git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,

@@ -43,7 +43,7 @@ type atom struct {
 
 // Classes are the {class} atoms a pattern may use.
 func Classes() []string {
-	return []string{"root", "home", "checkout", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device", "writes:GLOB", "sql:WORD|WORD", "glob:GLOB"}
+	return []string{"root", "home", "checkout", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device", "writes:GLOB", "destroys:root|home|checkout", "sql:WORD|WORD", "glob:GLOB"}
 }
 
 // ParsePattern parses the words of a pattern.
@@ -123,6 +123,12 @@ func parseAtom(a string) (atom, error) {
 			for _, g := range splitAlts(arg) {
 				if g == "" || !glob.Valid(g) {
 					return atom{}, fmt.Errorf("{%s:%s}: %q is not a glob", name, arg, g)
+				}
+			}
+		case "destroys":
+			for _, t := range splitAlts(arg) {
+				if t != "root" && t != "home" && t != "checkout" {
+					return atom{}, fmt.Errorf("{destroys:%s}: %q is not root, home or checkout", arg, t)
 				}
 			}
 		case "sql":

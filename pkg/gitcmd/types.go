@@ -191,6 +191,22 @@ type Write struct {
 	At int
 }
 
+// Destroys reports a write that removes what is at Path, moves it away,
+// or takes its permissions or owner (rm, find -delete, mv, shred, chmod,
+// chown, chgrp), as against one that only adds or replaces files in it.
+func (w Write) Destroys() bool {
+	switch w.Op {
+	case "rm", "rmdir", "unlink", "find -delete", "mv", "shred", "srm", "chmod", "chown", "chgrp", "chcon":
+		return true
+	}
+	return false
+}
+
+// ModeOnly reports a write that changes only permissions or the owner.
+func (w Write) ModeOnly() bool {
+	return w.Op == "chmod" || w.Op == "chown" || w.Op == "chgrp" || w.Op == "chcon"
+}
+
 // Match is what find selects under a tree it writes.
 type Match struct {
 	// Names are shell patterns that the base name of every entry changed
