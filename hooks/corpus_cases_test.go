@@ -355,4 +355,6 @@ var gateCorpus = []gateCase{
 	{cmd: "find . -name '*.pyc' -exec rm -f {} +", on: "feat"},
 	{cmd: "rsync -a --delete src/ build/mirror/", on: "feat"},
 	{cmd: "chmod -R u+w build", on: "feat"},
+	{cmd: "git reflog expire --all --expire=now && git gc --prune=now --aggressive", on: "both", bad: true},
+	{cmd: "git reflog expire --all && git gc", on: "both"},
 }

@@ -17,7 +17,7 @@
 // the analysis follows (mv, find -exec rm, xargs, rsync --delete, chmod
 // -R); git reset --hard, git
 // checkout -- . and git restore . over uncommitted work; git clean -f; git
-// stash clear; forced pushes; chmod -R 777; a download piped into a shell;
+// stash clear and every way of dropping the stash's reflog; forced pushes; chmod -R 777; a download piped into a shell;
 // writes to block devices; tools that erase or repartition one; mkfs;
 // DROP, TRUNCATE and DELETE without WHERE through database clients (in
 // an argument, on stdin,
@@ -25,6 +25,7 @@
 // deploy.ceiling; by name: rm-everything,
 // rm-git-dir, find-delete-everything, destroy-everything, git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
+// git-reflog-expire-all,
 // git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
 // kv-flush, deploy-ceiling)
@@ -54,6 +55,10 @@
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
+//	{destroys:root|home|checkout}  the command deletes, moves away or
+//	              changes the mode of a whole tree at or above /, the home
+//	              directory or the checkout, by whatever program (a find
+//	              that selects by name counts for / and home alone)
 //	{sql:WORDS}   an argument, the client's stdin (a here-document, a
 //	              here-string, a file read in) or an echo or printf earlier
 //	              in the call holds an SQL statement starting with one of

@@ -67,6 +67,10 @@ var builtin = []Rule{
 		Reason: "deleting or expiring the stash's reflog drops stashes that no command brings back; drop the one you mean (git stash drop stash@{n})",
 		Deny:   []string{"git reflog delete --rewrite 'refs/stash@{0}'", "git reflog expire --expire=now refs/stash"},
 		Allow:  []string{"git reflog", "git reflog show stash", "git reflog expire --expire=90.days.ago refs/heads/x"}},
+	{Name: "git-reflog-expire-all", Pattern: "git reflog expire --all --expire=now|--expire=all",
+		Reason: "expiring every reflog now drops every stash and the only record of the commits a reset, rebase or amend left behind; expire the one reflog you mean, or let git gc age them",
+		Deny:   []string{"git reflog expire --expire=now --all", "git reflog expire --all --expire=all && git gc --prune=now", "git reflog expire --expire now --all"},
+		Allow:  []string{"git reflog expire --all", "git reflog expire --expire=now refs/heads/old", "git reflog"}},
 	// --force-with-lease is left out: after a rebase of one's own branch it
 	// is the ordinary push, and it refuses when the remote moved since the
 	// last fetch (someone else's commits are not overwritten); a protected
