@@ -15,6 +15,7 @@ import (
 var shared struct {
 	mu                 sync.Mutex
 	command, dir, home string
+	powershell         bool
 	analysis           *Analysis
 	err                error
 	set                bool
@@ -28,11 +29,11 @@ var shared struct {
 func Shared(command string, opts Options) (*Analysis, error) {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	if shared.set && shared.command == command && shared.dir == opts.Dir && shared.home == opts.Home {
+	if shared.set && shared.command == command && shared.dir == opts.Dir && shared.home == opts.Home && shared.powershell == opts.PowerShell {
 		return shared.analysis, shared.err
 	}
 	a, err := Analyze(command, opts)
-	shared.command, shared.dir, shared.home, shared.analysis, shared.err, shared.set = command, opts.Dir, opts.Home, a, err, true
+	shared.command, shared.dir, shared.home, shared.powershell, shared.analysis, shared.err, shared.set = command, opts.Dir, opts.Home, opts.PowerShell, a, err, true
 	return a, err
 }
 

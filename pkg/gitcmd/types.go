@@ -44,6 +44,10 @@ type Options struct {
 	// MaxCommands bounds the number of commands recorded (loops are
 	// walked twice, for lists once per word): DefaultMaxCommands when 0.
 	MaxCommands int
+	// PowerShell: the command is PowerShell's, not Bash's (the
+	// PowerShell tool): read by pkg/pwsh into the same model, its cmdlets
+	// by their specs (cmdlets.go), its native programs as Bash's are.
+	PowerShell bool
 }
 
 // Defaults of Options.
@@ -124,6 +128,10 @@ type Command struct {
 	// a file redirected in and read); StdinKnown says so.
 	Stdin      string
 	StdinKnown bool
+	// Cmdlet is set for a PowerShell cmdlet (its name in lower case, as
+	// the spec in cmdlets.go lists it first: "remove-item" for rm), whose
+	// effects the spec computes: Name and the program specs do not apply.
+	Cmdlet string
 	// Git is set for a git command (git, /usr/bin/git, git-commit): its
 	// global options, subcommand and alias expansion.
 	Git *Git

@@ -626,7 +626,7 @@ func copyEnds(name string, args []Word, join func(string) string, getenv func(st
 		if w.Inner >= 0 {
 			return "", false
 		}
-		return expandEnv(w.Text, getenv)
+		return ExpandEnv(w.Text, getenv)
 	}
 	s, ok1 := value(src)
 	d, ok2 := value(dst)
@@ -686,10 +686,10 @@ func Analyze(src, cwd string, getenv ...func(string) string) (Analysis, error) {
 	return analyze(src, cwd, 0, env)
 }
 
-// expandEnv replaces $env:NAME and ${env:NAME} in a word's text with the
+// ExpandEnv replaces $env:NAME and ${env:NAME} in a word's text with the
 // variables' values; it fails when getenv is nil, a value is empty or
 // something else in the word is computed.
-func expandEnv(text string, getenv func(string) string) (string, bool) {
+func ExpandEnv(text string, getenv func(string) string) (string, bool) {
 	if getenv == nil {
 		return "", false
 	}
@@ -785,7 +785,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 					a.Alt = append(a.Alt, AltWrite{Path: joinAlt(r.Text), If: altIf})
 				}
 			default:
-				if v, ok := expandEnv(r.Text, getenv); ok {
+				if v, ok := ExpandEnv(r.Text, getenv); ok {
 					a.Writes = append(a.Writes, join(v))
 				} else {
 					a.Writes = append(a.Writes, "$("+r.Text+")")
@@ -806,7 +806,7 @@ func analyze(src, cwd string, depth int, getenv func(string) string) (Analysis, 
 				continue
 			}
 		}
-		if script, ok := nested(c); ok && dirKnown {
+		if script, ok := Nested(c); ok && dirKnown {
 			// pwsh -Command '...', -EncodedCommand ...: read as the
 			// script it is.
 			sub, err := analyze(script, dir, depth+1, getenv)
@@ -1101,10 +1101,10 @@ func (a *Analysis) source(cmds []Command, i int, writer string, join func(string
 	}
 }
 
-// nested returns the script a pwsh or powershell command runs from its
+// Nested returns the script a pwsh or powershell command runs from its
 // -Command (the rest of its words) or -EncodedCommand (base64 of UTF-16LE
 // text), when every word of it is literal.
-func nested(c Command) (string, bool) {
+func Nested(c Command) (string, bool) {
 	args := c.Args
 	if n := c.Name(); (n == "&" || n == ".") && len(args) > 1 {
 		args = args[1:]
@@ -1265,7 +1265,7 @@ func writes(name string, args []Word, join func(string) string, getenv func(stri
 			pathGiven = true
 		}
 		if !w.Literal && w.Inner < 0 {
-			if v, ok := expandEnv(w.Text, getenv); ok {
+			if v, ok := ExpandEnv(w.Text, getenv); ok {
 				w = Word{Text: v, Literal: true, Inner: -1}
 			}
 		}
