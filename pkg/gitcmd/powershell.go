@@ -242,7 +242,7 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 	}
 	if why, ok := pwsh.Opaque(pwsh.Command{Args: args}); ok && !strings.HasSuffix(why, "another shell") && !strings.Contains(why, "runs a program") && !strings.Contains(why, "Invoke-Expression") {
 		idx = w.emit(w.psWords(args), sc, sc.vars, psText(args))
-		w.a.Commands[idx].Opaque = "PowerShell: " + why
+		w.psOpaque(idx, "PowerShell: "+why, sc)
 		return sc
 	}
 	if args[0].Quoted || strings.HasPrefix(args[0].Text, "$") {
@@ -251,7 +251,7 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 	if n := strings.ToLower(args[0].Text); (n == "&" || n == ".") && len(args) > 1 {
 		if n == "." && strings.HasSuffix(strings.ToLower(args[1].Text), ".ps1") {
 			idx = w.emit(w.psWords(args[1:]), sc, sc.vars, psText(args))
-			w.a.Commands[idx].Opaque = "PowerShell dot-sources the script " + args[1].Text + ", which the analysis does not read"
+			w.psOpaque(idx, "PowerShell dot-sources the script "+args[1].Text+", which the analysis does not read", sc)
 			return sc
 		}
 		args = args[1:]
@@ -270,7 +270,7 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 	}
 	if (name == "pwsh" || name == "powershell") && len(args) > 1 {
 		idx = w.emit(w.psWords(args), sc, sc.vars, psText(args))
-		w.a.Commands[idx].Opaque = name + " runs a PowerShell script or command the analysis cannot read"
+		w.psOpaque(idx, name+" runs a PowerShell script or command the analysis cannot read", sc)
 		return sc
 	}
 	if s := cmdletOf(name); s != nil {
@@ -288,7 +288,7 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 	}
 	if name == "cmd" {
 		idx = w.emit(w.psWords(args), sc, sc.vars, psText(args))
-		w.a.Commands[idx].Opaque = "cmd runs cmd.exe's own syntax, which the analysis does not read"
+		w.psOpaque(idx, "cmd runs cmd.exe's own syntax, which the analysis does not read", sc)
 		return sc
 	}
 	// A native program, as a shell runs it.
@@ -300,6 +300,13 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 		w.follow(words, child, idx)
 	}
 	return sc
+}
+
+// psOpaque marks a command the analysis cannot see into: it may run
+// anything and write any file.
+func (w *walker) psOpaque(idx int, why string, sc scope) {
+	w.a.Commands[idx].Opaque = why
+	w.a.Writes = append(w.a.Writes, w.at(Write{Op: "PowerShell", Command: idx, Dynamic: why + ", and may write any file", Dir: dirOf(sc)}))
 }
 
 func (w *walker) psWords(args []pwsh.Word) []Word {
@@ -445,8 +452,7 @@ func (w *walker) cmdlet(st *powershellState, s *cmdletSpec, p psArgs, ci, idx in
 			code = p.pos[0]
 		}
 		if len(code) != 1 || !code[0].Literal {
-			w.a.Commands[idx].Opaque = "Invoke-Expression runs text only known at run time"
-			w.addWrite(Word{Value: ".", Dynamic: "Invoke-Expression runs code only known at run time, which may write any file"}, op, sc, idx, true)
+			w.psOpaque(idx, "Invoke-Expression runs text only known at run time", sc)
 			return sc
 		}
 		inner := sc
@@ -493,7 +499,7 @@ func (w *walker) cmdlet(st *powershellState, s *cmdletSpec, p psArgs, ci, idx in
 		}
 		inner.via = appendVia(sc.via, "Start-Process")
 		if words[0].Dynamic != "" {
-			w.a.Commands[idx].Opaque = "Start-Process runs a program only known at run time"
+			w.psOpaque(idx, "Start-Process runs a program only known at run time", sc)
 			return sc
 		}
 		i := w.emit(words, inner, inner.vars, psText(file))
