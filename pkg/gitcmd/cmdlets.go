@@ -42,7 +42,9 @@ type cmdletSpec struct {
 	role  cmdletRole
 	// params are the parameters (lower case, without '-') that take a
 	// value; any unambiguous prefix names one, as PowerShell binds them.
-	// switches are those without a value. A parameter the spec does not
+	// switches are those without a value. "a=name" entries are the
+	// abbreviations PowerShell binds despite another parameter sharing
+	// the prefix (gci -r is -Recurse). A parameter the spec does not
 	// list makes the command one PowerShell refuses (or, for an alias
 	// that is also a Unix program, the program: rm -rf on Linux).
 	params, switches []string
@@ -145,9 +147,10 @@ var cmdletTable = [...]cmdletSpec{
 			{command: "Start-Process -FilePath rm -ArgumentList '-rf .git' -Wait", writes: "tree:.git", runs: "rm -rf .git"},
 			{command: "Start-Process app -RedirectStandardOutput out.log", writes: "out.log", runs: "app"}}},
 	{names: []string{"get-childitem", "gci", "ls", "dir", "get-item", "gi", "resolve-path", "rvpa"}, role: cmList,
-		switches: []string{"recurse", "force", "name", "file", "directory", "hidden", "system", "readonly", "followsymlink"},
+		switches: []string{"r=recurse", "recurse", "force", "name", "file", "directory", "hidden", "system", "readonly", "followsymlink"},
 		params:   []string{"path", "literalpath", "depth", "attributes", "filter", "include", "exclude"}, paths: []string{"path", "literalpath"}, positions: []int{0},
-		examples: []example{{command: "Get-ChildItem -Recurse -Force", reads: ""}}},
+		examples: []example{{command: "Get-ChildItem -Recurse -Force"}, {command: "gci -r -Filter *.o | Remove-Item", writes: "tree:.[*.o]"},
+			{command: "gci -rec | Remove-Item", writes: "tree:."}}},
 	{names: []string{"where-object", "where", "?", "select-object", "select", "sort-object", "sort", "get-unique", "gu", "write-output", "echo", "write",
 		"foreach-object", "foreach", "%", "format-table", "ft", "format-list", "fl", "out-string", "measure-object", "measure", "out-null", "out-host", "write-host"},
 		role: cmFilter, switches: []string{"unique", "descending", "wait", "noenumerate", "like", "match", "eq", "ne", "not"},
@@ -184,6 +187,13 @@ func (s *cmdletSpec) param(p string) (full string, value, ok bool) {
 	n := 0
 	for k, list := range [4][]string{s.params, s.switches, commonParams, commonSwitches} {
 		for _, name := range list {
+			if a, to, ok := strings.Cut(name, "="); ok {
+				// An abbreviation PowerShell resolves itself (gci -r).
+				if a == p {
+					return to, k%2 == 0, true
+				}
+				continue
+			}
 			switch {
 			case name == p:
 				return name, k%2 == 0, true
