@@ -62,6 +62,12 @@ type cmdletSpec struct {
 	piped bool
 	// recurse is the switch that makes its paths trees (-Recurse).
 	recurse string
+	// as is the program that does what the cmdlet does (rm for
+	// Remove-Item), asFlags its switches as that program's options
+	// ("recurse=-r"): Command.Equivalent, so that a rule about rm -rf
+	// reads Remove-Item -Recurse -Force the same.
+	as      string
+	asFlags []string
 
 	examples []example
 }
@@ -98,7 +104,7 @@ var cmdletTable = [...]cmdletSpec{
 		params:   []string{"path", "name", "itemtype", "type", "value", "target"}, paths: []string{"path", "target", "value"}, positions: []int{0},
 		examples: []example{{command: "New-Item -ItemType File x.txt", writes: "x.txt"}, {command: "New-Item -Path sub -Name f.txt -ItemType File", writes: "sub sub/f.txt"},
 			{command: "New-Item -ItemType SymbolicLink -Path l -Target .toolingrc", writes: "l .toolingrc"}, {command: "mkdir build", writes: "build"}}},
-	{names: []string{"remove-item", "ri", "rm", "rmdir", "rd", "del", "erase"}, role: cmDelete, piped: true, recurse: "recurse",
+	{names: []string{"remove-item", "ri", "rm", "rmdir", "rd", "del", "erase"}, role: cmDelete, piped: true, recurse: "recurse", as: "rm", asFlags: []string{"recurse=-r", "force=-f"},
 		switches: []string{"recurse", "force"},
 		params:   []string{"path", "literalpath", "filter", "include", "exclude", "stream", "credential"}, paths: []string{"path", "literalpath"}, positions: []int{0},
 		examples: []example{{command: "Remove-Item a.txt", writes: "a.txt"}, {command: "Remove-Item -Recurse -Force .git", writes: "tree:.git"},
@@ -106,12 +112,12 @@ var cmdletTable = [...]cmdletSpec{
 			{command: "Get-ChildItem -Recurse -Filter *.json | Remove-Item", writes: "tree:.[*.json]"}, {command: "gci *.log | rm", writes: "tree:*.log"},
 			{command: "'a.txt', 'b.txt' | Remove-Item", writes: "a.txt b.txt"}, {command: "$f = gci src -Recurse; Remove-Item $f", writes: "tree:src"},
 			{command: "Get-Content list.txt | Remove-Item", reads: "list.txt", writes: "?"}, {command: "Remove-Item $env:NOPE\\x", writes: "?"}}},
-	{names: []string{"copy-item", "cpi", "cp", "copy"}, role: cmCopy, recurse: "recurse", dest: "destination",
+	{names: []string{"copy-item", "cpi", "cp", "copy"}, role: cmCopy, recurse: "recurse", dest: "destination", as: "cp", asFlags: []string{"recurse=-r", "force=-f"},
 		switches: []string{"recurse", "force", "container", "passthru"},
 		params:   []string{"path", "literalpath", "destination", "filter", "include", "exclude", "credential", "tosession", "fromsession"}, paths: []string{"path", "literalpath"}, positions: []int{0},
 		examples: []example{{command: "Copy-Item a.txt b.txt", reads: "a.txt>b.txt", writes: "b.txt"}, {command: "Copy-Item -Path x -Destination .toolingrc", reads: "x>.toolingrc", writes: ".toolingrc"},
 			{command: "Copy-Item -Recurse src out", reads: "tree:src>out", writes: "tree:out"}}},
-	{names: []string{"move-item", "mi", "mv", "move"}, role: cmMove, piped: true, dest: "destination",
+	{names: []string{"move-item", "mi", "mv", "move"}, role: cmMove, piped: true, dest: "destination", as: "mv", asFlags: []string{"force=-f"},
 		switches: []string{"force", "passthru"},
 		params:   []string{"path", "literalpath", "destination"}, paths: []string{"path", "literalpath"}, positions: []int{0},
 		examples: []example{{command: "Move-Item a.txt b.txt", writes: "tree:a.txt tree:b.txt"}, {command: "mv -Destination old .git", writes: "tree:.git tree:old"}}},
@@ -119,7 +125,7 @@ var cmdletTable = [...]cmdletSpec{
 		switches: []string{"force", "passthru"},
 		params:   []string{"path", "literalpath", "newname"}, paths: []string{"path", "literalpath"}, positions: []int{0},
 		examples: []example{{command: "Rename-Item .toolingrc old.rc", writes: "tree:.toolingrc tree:old.rc"}, {command: "Rename-Item sub/a.txt b.txt", writes: "tree:sub/a.txt tree:sub/b.txt"}}},
-	{names: []string{"get-content", "gc", "cat", "type", "import-csv", "ipcsv", "import-clixml", "format-hex", "fhx"}, role: cmRead,
+	{names: []string{"get-content", "gc", "cat", "type", "import-csv", "ipcsv", "import-clixml", "format-hex", "fhx"}, role: cmRead, as: "cat",
 		switches: []string{"raw", "wait", "force", "asbytestream"},
 		params:   []string{"path", "literalpath", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "algorithm", "encoding", "filter", "include", "exclude", "stream"}, paths: []string{"path", "literalpath"}, positions: []int{0},
 		examples: []example{{command: "Get-Content .env", reads: ".env"}, {command: "gc -Path a, b -TotalCount 3", reads: "a b"}, {command: "cat -Raw x.json", reads: "x.json"}}},
@@ -270,4 +276,53 @@ func cmdletReads(c Command, idx int) ([]Read, string) {
 		reads = append(reads, r)
 	}
 	return reads, ""
+}
+
+// Equivalent is the argument vector of the program that does what a
+// cmdlet does (Remove-Item -Recurse -Force x is rm -r -f x), for a rule
+// written about programs' argument vectors; nil for a command that is no
+// cmdlet or one without such a program.
+func (c Command) Equivalent() []Word {
+	s := cmdletOf(c.Cmdlet)
+	if s == nil || s.as == "" || len(c.Args) == 0 {
+		return nil
+	}
+	args := make([]pwsh.Word, len(c.Args)-1)
+	for i, a := range c.Args[1:] {
+		args[i] = pwsh.Word{Text: a.Value, Literal: a.Dynamic == "", Inner: -1}
+	}
+	p, ok := parseCmdlet(s, args)
+	if !ok {
+		return nil
+	}
+	out := []Word{{Value: s.as}}
+	for _, f := range s.asFlags {
+		if name, flag, _ := strings.Cut(f, "="); p.flags[name] {
+			out = append(out, Word{Value: flag})
+		}
+	}
+	word := func(x pwsh.Word) Word {
+		for _, a := range c.Args[1:] {
+			if a.Value == x.Text && a.Dynamic != "" {
+				return a
+			}
+		}
+		return Word{Value: strings.ReplaceAll(x.Text, `\`, string(filepath.Separator)), Glob: strings.ContainsAny(x.Text, "*?[")}
+	}
+	if len(p.paths(s)) > 0 {
+		out = append(out, Word{Value: "--"})
+	}
+	for _, x := range p.paths(s) {
+		out = append(out, word(x))
+	}
+	if s.dest != "" {
+		dst := p.named[s.dest]
+		if len(dst) == 0 && len(p.pos) > 1 {
+			dst = p.pos[1]
+		}
+		for _, x := range dst {
+			out = append(out, word(x))
+		}
+	}
+	return out
 }

@@ -275,7 +275,13 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 	}
 	if s := cmdletOf(name); s != nil {
 		if p, ok := parseCmdlet(s, args[1:]); ok {
-			idx = w.emit(w.psWords(args), sc, sc.vars, psText(args))
+			// Its words as paths (\ a separator, ~ the home directory),
+			// as its path parameters take them.
+			words := w.psWords(args[:1])
+			for _, a := range args[1:] {
+				words = append(words, w.psWord(a, true))
+			}
+			idx = w.emit(words, sc, sc.vars, psText(args))
 			w.a.Commands[idx].Cmdlet = s.names[0]
 			return w.cmdlet(st, s, p, ci, idx, sc)
 		}
