@@ -483,16 +483,6 @@ func (g *guard) powershell(command string) ([]string, error) {
 	return found, nil
 }
 
-func hasPathParam(args []pwsh.Word) bool {
-	for _, a := range args {
-		t := strings.ToLower(a.Text)
-		if len(t) > 2 && (strings.HasPrefix("-path", t) || strings.HasPrefix("-literalpath", t)) {
-			return true
-		}
-	}
-	return false
-}
-
 func (g *guard) pabs(p string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
 	if strings.HasPrefix(p, "~/") || strings.HasPrefix(strings.ToLower(p), "$home/") || strings.HasPrefix(strings.ToLower(p), "$env:userprofile/") {
