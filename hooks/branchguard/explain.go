@@ -87,8 +87,8 @@ func explainModel(w io.Writer, in Input, r *Report) {
 		if c.EnvDynamic != "" {
 			fmt.Fprintf(w, "      env ? (%s)\n", c.EnvDynamic)
 		}
-		if c.Cmdlet != "" {
-			line := "      cmdlet " + c.Cmdlet
+		if c.Cmdlet() != "" {
+			line := "      cmdlet " + c.Cmdlet()
 			if eq := c.Equivalent(); eq != nil {
 				var as []string
 				for _, wd := range eq {

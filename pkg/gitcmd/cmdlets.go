@@ -176,6 +176,16 @@ var cmdletTable = [...]cmdletSpec{
 		examples: []example{{command: "Get-Date -Format o"}, {command: "Test-Path .toolingrc"}}},
 }
 
+// cmdletIndex is a spec's Command.cmdlet value.
+func cmdletIndex(s *cmdletSpec) uint8 {
+	for i := range cmdletTable {
+		if &cmdletTable[i] == s {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
 // cmdletOf returns the spec of a cmdlet name (lower case), or nil.
 func cmdletOf(name string) *cmdletSpec {
 	for i := range cmdletTable {
@@ -220,7 +230,7 @@ func (s *cmdletSpec) param(p string) (full string, value, ok bool) {
 // Select-String, the source of Copy-Item), and whether it lists the whole
 // environment (Get-ChildItem Env:).
 func cmdletReads(c Command, idx int) ([]Read, string) {
-	s := cmdletOf(c.Cmdlet)
+	s := c.spec()
 	if s == nil || len(c.Args) == 0 {
 		return nil, ""
 	}
@@ -283,7 +293,7 @@ func cmdletReads(c Command, idx int) ([]Read, string) {
 // written about programs' argument vectors; nil for a command that is no
 // cmdlet or one without such a program.
 func (c Command) Equivalent() []Word {
-	s := cmdletOf(c.Cmdlet)
+	s := c.spec()
 	if s == nil || s.as == "" || len(c.Args) == 0 {
 		return nil
 	}
@@ -325,4 +335,12 @@ func (c Command) Equivalent() []Word {
 		}
 	}
 	return out
+}
+
+// spec is the command's cmdlet spec, or nil.
+func (c Command) spec() *cmdletSpec {
+	if c.cmdlet == 0 {
+		return nil
+	}
+	return &cmdletTable[c.cmdlet-1]
 }

@@ -48,6 +48,9 @@ func psExampleOf(t *testing.T, command, dir string) (reads, writes, runs string)
 // another command) runs exactly what the example says. Every spec has
 // examples, and no name has two specs.
 func TestCmdletSpecs(t *testing.T) {
+	if len(cmdletTable) > 254 {
+		t.Fatalf("%d cmdlet specs: Command.cmdlet holds 254", len(cmdletTable))
+	}
 	seen := map[string]bool{}
 	for _, s := range cmdletTable {
 		if len(s.examples) == 0 {

@@ -282,13 +282,13 @@ func (w *walker) psCommand(st *powershellState, ci int, sc scope) scope {
 				words = append(words, w.psWord(a, true))
 			}
 			idx = w.emit(words, sc, sc.vars, psText(args))
-			w.a.Commands[idx].Cmdlet = s.names[0]
+			w.a.Commands[idx].cmdlet = cmdletIndex(s)
 			return w.cmdlet(st, s, p, ci, idx, sc)
 		}
 		if !psUnixName(name) {
 			// PowerShell refuses a parameter the cmdlet does not take.
 			idx = w.emit(w.psWords(args), sc, sc.vars, psText(args))
-			w.a.Commands[idx].Cmdlet = s.names[0]
+			w.a.Commands[idx].cmdlet = cmdletIndex(s)
 			return sc
 		}
 	}

@@ -222,7 +222,7 @@ func containsStr(list []string, s string) bool {
 
 // commandReads is one command's reads, and the dump it is ("" if none).
 func commandReads(c Command, idx int) ([]Read, string) {
-	if c.Cmdlet != "" {
+	if c.cmdlet != 0 {
 		return cmdletReads(c, idx)
 	}
 	name := c.Name()

@@ -28,7 +28,7 @@ func TestSharedAnalysesACommandOnce(t *testing.T) {
 		t.Error("another command is another analysis")
 	}
 	opts.PowerShell = true
-	if e, _ := gitcmd.Shared("ls", opts); len(e.Commands) != 1 || e.Commands[0].Cmdlet != "get-childitem" {
+	if e, _ := gitcmd.Shared("ls", opts); len(e.Commands) != 1 || e.Commands[0].Cmdlet() != "get-childitem" {
 		t.Error("the same text in PowerShell is another analysis")
 	}
 }
@@ -46,7 +46,7 @@ func TestForGate(t *testing.T) {
 			t.Errorf("PowerShell %v: a command over the size limit gives %v %v", ps, a, err)
 		}
 	}
-	if a, err := gitcmd.ForGate("Remove-Item -Recurse x", "/tmp", "/home/u", getenv, b, true); err != nil || len(a.Commands) != 1 || a.Commands[0].Cmdlet != "remove-item" || len(a.Writes) != 1 || !a.Writes[0].Tree {
+	if a, err := gitcmd.ForGate("Remove-Item -Recurse x", "/tmp", "/home/u", getenv, b, true); err != nil || len(a.Commands) != 1 || a.Commands[0].Cmdlet() != "remove-item" || len(a.Writes) != 1 || !a.Writes[0].Tree {
 		t.Errorf("a PowerShell command is read as PowerShell: %+v %v", a, err)
 	}
 	past := &budget.Budget{Deadline: time.Unix(1, 0)}
