@@ -166,7 +166,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		// tool's command is judged as Bash; a tool that does not only
 		// read is taken to write each path it names.
 		if command, ok := toolargs.Shell(p); ok {
-			more, err := bashCommand(c, command, v.Values)
+			more, err := bashCommand(c, command, v.Values, false)
 			if err != nil {
 				return hook.Result{}, err
 			}
@@ -283,18 +283,30 @@ func bash(c *hook.Call, protect []string) ([]Finding, error) {
 	if !ok {
 		return nil, fmt.Errorf("a Bash payload without tool_input.command")
 	}
-	return bashCommand(c, command, protect)
+	return bashCommand(c, command, protect, false)
+}
+
+// powershell judges a PowerShell command as Bash is: the same model
+// (gitcmd.Options.PowerShell), so git's ref moves, the files its cmdlets
+// and redirections write and what it cannot see into mean what they
+// mean for Bash.
+func powershell(c *hook.Call, protect []string) ([]Finding, error) {
+	command, ok := c.Payload.InputString("command")
+	if !ok {
+		return nil, fmt.Errorf("a PowerShell payload without tool_input.command")
+	}
+	return bashCommand(c, command, protect, true)
 }
 
 // bashCommand judges a shell command of the call (Bash's, or another
 // shell tool's).
-func bashCommand(c *hook.Call, command string, protect []string) ([]Finding, error) {
+func bashCommand(c *hook.Call, command string, protect []string, powershell bool) ([]Finding, error) {
 	home := ""
 	if c.Getenv != nil {
 		home = c.Getenv("HOME")
 	}
 	in := Input{Command: command, Dir: Dir(c), Home: home, Getenv: c.Getenv, Protect: protect,
-		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo, PolicyOf: policyOf(c, protect)}
+		Deadline: c.Budget.Until(), MaxBytes: c.Budget.Limit(), Shared: true, Find: c.Repo, PolicyOf: policyOf(c, protect), PowerShell: powershell}
 	r, err := Check(in)
 	if err != nil {
 		return []Finding{{Rule: RuleUndecided, Detail: "branchguard cannot analyse this command (" + err.Error() + ")"}}, nil

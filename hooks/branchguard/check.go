@@ -56,6 +56,9 @@ type Input struct {
 	// Typed is magehook's command as typed in the checkout, for the way
 	// out a deny names (hook.Call.Typed; "" for go tool mage).
 	Typed string
+	// PowerShell: Command is PowerShell's (the PowerShell tool), read
+	// into the same model (gitcmd.Options.PowerShell).
+	PowerShell bool
 	// noHooks: the command is a git hook's, whose own git commands do not
 	// follow hooks again.
 	noHooks bool
@@ -144,10 +147,12 @@ func Check(in Input) (*Report, error) {
 	var a *gitcmd.Analysis
 	var err error
 	if in.Shared {
-		a, err = gitcmd.Shared(in.Command, gitcmd.HookOptions(in.Dir, in.Home, in.Getenv, in.Deadline, in.MaxBytes))
+		opts := gitcmd.HookOptions(in.Dir, in.Home, in.Getenv, in.Deadline, in.MaxBytes)
+		opts.PowerShell = in.PowerShell
+		a, err = gitcmd.Shared(in.Command, opts)
 	} else {
 		a, err = gitcmd.Analyze(in.Command, gitcmd.Options{Dir: in.Dir, Home: in.Home, Getenv: in.Getenv,
-			ReadFile: in.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes})
+			ReadFile: in.ReadFile, Stat: os.Stat, Deadline: in.Deadline, Check: in.Check, MaxBytes: in.MaxBytes, PowerShell: in.PowerShell})
 	}
 	if err != nil {
 		return nil, err

@@ -42,7 +42,11 @@ func explainModel(w io.Writer, in Input, r *Report) {
 	fmt.Fprintf(w, "cwd       %s\n", in.Dir)
 	fmt.Fprintf(w, "protect   %s\n", strings.Join(in.Protect, ", "))
 	if a.SyntaxError != nil {
-		fmt.Fprintf(w, "syntax    %v; bash never runs: %s\n", a.SyntaxError, oneLine(a.Unparsed))
+		shell := "bash"
+		if in.PowerShell {
+			shell = "PowerShell"
+		}
+		fmt.Fprintf(w, "syntax    %v; %s never runs: %s\n", a.SyntaxError, shell, oneLine(a.Unparsed))
 	}
 	fmt.Fprintf(w, "commands  %d\n", len(a.Commands))
 	for i, c := range a.Commands {
@@ -82,6 +86,17 @@ func explainModel(w io.Writer, in Input, r *Report) {
 		}
 		if c.EnvDynamic != "" {
 			fmt.Fprintf(w, "      env ? (%s)\n", c.EnvDynamic)
+		}
+		if c.Cmdlet() != "" {
+			line := "      cmdlet " + c.Cmdlet()
+			if eq := c.Equivalent(); eq != nil {
+				var as []string
+				for _, wd := range eq {
+					as = append(as, wd.Value)
+				}
+				line += ", judged as " + strings.Join(as, " ")
+			}
+			fmt.Fprintln(w, line)
 		}
 		if c.Opaque != "" {
 			fmt.Fprintf(w, "      not followed: %s\n", c.Opaque)

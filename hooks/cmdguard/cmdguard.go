@@ -76,9 +76,12 @@
 //
 // # HOW IT WORKS
 //
-//  1. PreToolUse on Bash (and the shells other harnesses map onto it). The
-//     command is analysed once (gitcmd.Shared); an analysis over its budget
-//     or size denies (fail closed).
+//  1. PreToolUse on Bash (and the shells other harnesses map onto it) and
+//     PowerShell, read into the same model (gitcmd.Options.PowerShell): a
+//     cmdlet is matched as the program it equals (Remove-Item -Recurse
+//     -Force x as rm -r -f x; gitcmd.Command.Equivalent), a native program
+//     as Bash's. The command is analysed once (gitcmd.Shared); an analysis
+//     over its budget or size denies (fail closed).
 //  2. Every rule not switched off is tried on every command the analysis
 //     found. A program, operand or option value computed at run time
 //     ($RM -rf /, rm -rf "$(pick)") is taken to match: the gate cannot
@@ -114,7 +117,7 @@ var Handler = hook.Handler{
 	Name:    "cmdguard",
 	Purpose: "deny destructive shell commands (rm -rf /, git reset --hard over changes, forced pushes, curl | sh, ...) by rules, built-in and the repository's",
 	Events:  []string{"PreToolUse"},
-	Matcher: "Bash",
+	Matcher: "Bash|PowerShell",
 	Policy:  hook.Gatekeeper,
 	Run:     run,
 	Verify:  Verify,
@@ -123,7 +126,7 @@ var Handler = hook.Handler{
 func run(c *hook.Call) (hook.Result, error) {
 	command, ok := c.Payload.InputString("command")
 	if !ok {
-		return hook.Result{}, fmt.Errorf("a Bash payload without tool_input.command")
+		return hook.Result{}, fmt.Errorf("a %s payload without tool_input.command", c.Payload.ToolName)
 	}
 	set, err := Load(c.Config)
 	if err != nil {
@@ -134,6 +137,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}
 	opts := gitcmd.HookOptions(c.Payload.WorkDir(home), home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
+	opts.PowerShell = c.Payload.IsTool("PowerShell") // the same model, its cmdlets as the programs they equal
 	a, err := gitcmd.Shared(command, opts)
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
@@ -178,7 +182,9 @@ func run(c *hook.Call) (hook.Result, error) {
 				if !strings.Contains(strings.TrimSpace(lit), " ") || len(lit) > 4096 {
 					continue
 				}
-				inner, err := gitcmd.Analyze(lit, opts)
+				lopts := opts
+				lopts.PowerShell = false // a literal spelling a command line is read as Bash
+				inner, err := gitcmd.Analyze(lit, lopts)
 				if err != nil {
 					continue
 				}

@@ -188,6 +188,11 @@ type command struct {
 }
 
 func view(c gitcmd.Command, idx int) command {
+	if eq := c.Equivalent(); eq != nil {
+		// A cmdlet: the program that does what it does (Remove-Item
+		// -Recurse x is rm -r x), so that a rule means the same for both.
+		c = gitcmd.Command{Args: eq, Dir: c.Dir, DirDynamic: c.DirDynamic, Env: c.Env, EnvDynamic: c.EnvDynamic, Via: c.Via, After: c.After, Text: c.Text}
+	}
 	v := command{c: c, idx: idx, program: c.Name()}
 	args := c.Args
 	if len(args) > 0 {

@@ -140,10 +140,11 @@ func shellCommand(p *payload.Payload) (string, bool) {
 	return toolargs.Shell(p)
 }
 
-// isBash reports a call judged as a Bash command.
+// isBash reports a call judged as a shell command: Bash's (or another
+// client's shell tool) or PowerShell's.
 func isBash(p *payload.Payload) bool {
 	_, ok := shellCommand(p)
-	return ok
+	return ok || p.IsTool("PowerShell")
 }
 
 // Handler is the catalogue entry.
@@ -183,15 +184,15 @@ func run(c *hook.Call) (hook.Result, error) {
 		}
 		reasons = append(reasons, more...)
 	}
-	var pwshPaths []string
 	if p.IsTool("PowerShell") {
+		// The same model as Bash's (gitcmd.Options.PowerShell): its
+		// cmdlets by their specs, its native programs as a shell's.
 		command, _ := p.InputString("command")
-		more, paths, err := g.powershell(c, command, dir)
+		more, err := g.shellIn(c, command, dir, true)
 		if err != nil {
 			return hook.Result{}, err
 		}
 		reasons = append(reasons, more...)
-		pwshPaths = paths
 	}
 	judge := func(path string, dirs []string) error {
 		if err := c.Budget.Check(); err != nil {
@@ -214,11 +215,6 @@ func run(c *hook.Call) (hook.Result, error) {
 	}
 	for _, path := range p.EditedPaths() {
 		if err := judge(path, g.editDirs); err != nil {
-			return hook.Result{}, err
-		}
-	}
-	for _, path := range pwshPaths {
-		if err := judge(path, []string{dir}); err != nil {
 			return hook.Result{}, err
 		}
 	}

@@ -22,8 +22,16 @@ import (
 // when the command names a guarded file; a command too large or too
 // complex for the budget is an error, which fails the gate closed.
 func (g *guard) shell(c *hook.Call, command, dir string) ([]string, error) {
+	return g.shellIn(c, command, dir, false)
+}
+
+// shellIn is shell for a Bash or (powershell) a PowerShell command, read
+// into the same model.
+func (g *guard) shellIn(c *hook.Call, command, dir string, powershell bool) ([]string, error) {
 	// The analysis every gate on this call shares (one parse per command).
-	a, err := gitcmd.Shared(command, gitcmd.HookOptions(dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit()))
+	opts := gitcmd.HookOptions(dir, g.home, c.Getenv, c.Budget.Until(), c.Budget.Limit())
+	opts.PowerShell = powershell
+	a, err := gitcmd.Shared(command, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +104,7 @@ func (g *guard) judge(c *hook.Call, a *gitcmd.Analysis, command, dir string, inH
 			}
 		}
 	}
-	if len(reasons) == 0 && !inHook && p.IsTool("Bash") && unknownProgram(a) && g.names(command) {
+	if len(reasons) == 0 && !inHook && p.IsTool("Bash", "PowerShell") && unknownProgram(a) && g.names(command) {
 		// A program the analysis has no model of (gitcmd.Knows) that
 		// names a guarded file may write it: fail closed.
 		more, err := g.unknownPrograms(a, dir)

@@ -248,9 +248,10 @@ func switchOf(name, value string) bool {
 var hookSwitches = [...]string{"HUSKY", "HUSKY_SKIP_HOOKS", "SKIP", "LEFTHOOK", "LEFTHOOK_EXCLUDE", "OVERCOMMIT_DISABLE", "GIT_HOOKS_SKIP", "SKIP_HOOKS", "PRE_COMMIT_SKIP"}
 
 // shell judges a command's git invocations, configuration writes and
-// file writes.
-func (j *judge) shell(command string, quiet bool) ([]string, error) {
-	a, err := gitcmd.ForGate(command, j.dir, j.home, j.c.Getenv, j.c.Budget, quiet)
+// file writes: a Bash command's, or (powershell) a PowerShell one's, read
+// into the same model.
+func (j *judge) shell(command string, powershell bool) ([]string, error) {
+	a, err := gitcmd.ForGate(command, j.dir, j.home, j.c.Getenv, j.c.Budget, powershell)
 	if a == nil {
 		return nil, err
 	}

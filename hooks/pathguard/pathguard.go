@@ -66,7 +66,6 @@ import (
 	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/glob"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/pwsh"
 	"github.com/magehook/magehook/pkg/realpath"
 	"github.com/magehook/magehook/pkg/toolargs"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -106,7 +105,7 @@ func run(c *hook.Call) (hook.Result, error) {
 		reasons, err = g.shell(command, false)
 	case p.IsTool("PowerShell"):
 		command, _ := p.InputString("command")
-		reasons, err = g.powershell(command)
+		reasons, err = g.shell(command, true)
 	case mcpWrite:
 		reasons = g.mcp(tc)
 	}
@@ -322,12 +321,12 @@ func findName(dir, gl string) string {
 	return found
 }
 
-// shell judges a Bash command's writes (quiet: a PowerShell text that is
-// not shell syntax adds nothing).
-func (g *guard) shell(command string, quiet bool) ([]string, error) {
+// shell judges a Bash command's writes, or (powershell) a PowerShell
+// command's, read into the same model.
+func (g *guard) shell(command string, powershell bool) ([]string, error) {
 	c := g.c
-	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
-	if a == nil {
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, powershell)
+	if err != nil {
 		return nil, err
 	}
 	var reasons []string
@@ -408,52 +407,6 @@ func (g *guard) mentions(text string) bool {
 		}
 	}
 	return false
-}
-
-// powershell judges a PowerShell command's cmdlet writes and its native
-// commands.
-func (g *guard) powershell(command string) ([]string, error) {
-	reasons, err := g.shell(command, true)
-	if err != nil {
-		return nil, err
-	}
-	a, err := pwsh.Analyze(command, g.dir, g.c.Getenv)
-	if err != nil {
-		if len(g.globs) > 0 && g.mentions(command) {
-			reasons = append(reasons, "PowerShell names a protected path in a command pathguard cannot read ("+err.Error()+")")
-		}
-		return reasons, nil
-	}
-	for _, w := range a.Writes {
-		if strings.ContainsAny(w, "$(") {
-			if len(g.globs) > 0 && g.mentions(command) {
-				reasons = append(reasons, "PowerShell writes a path computed at run time ("+w+") and names a protected path")
-			}
-			continue
-		}
-		if info, err := os.Stat(w); err == nil && info.IsDir() {
-			if why := g.tree(w); why != "" {
-				reasons = append(reasons, "PowerShell would change "+why)
-			}
-			continue
-		}
-		if why := g.file(w, true); why != "" {
-			reasons = append(reasons, "PowerShell would change "+why)
-		}
-	}
-	for _, t := range a.Trees {
-		if why := g.tree(t.Path); why != "" {
-			reasons = append(reasons, "PowerShell would change "+why)
-		}
-	}
-	if len(g.globs) > 0 {
-		for _, u := range a.Unknown {
-			if g.mentions(command) {
-				reasons = append(reasons, "PowerShell: "+u+", and the command names a protected path; name the files")
-			}
-		}
-	}
-	return reasons, nil
 }
 
 // mcp judges an MCP tool that writes by the paths its arguments name

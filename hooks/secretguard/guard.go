@@ -330,11 +330,11 @@ func isDir(p string) bool {
 	return err == nil && info.IsDir()
 }
 
-// shell judges a Bash command (or a PowerShell one's native commands,
-// quiet: a text that is not shell syntax adds nothing).
-func (g *guard) shell(command string, quiet bool) ([]string, error) {
+// shell judges a Bash command, or (powershell) a PowerShell one, read into
+// the same model.
+func (g *guard) shell(command string, powershell bool) ([]string, error) {
 	c := g.c
-	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, quiet)
+	a, err := gitcmd.ForGate(command, g.dir, g.home, c.Getenv, c.Budget, powershell)
 	if a == nil {
 		return nil, err
 	}
@@ -434,8 +434,10 @@ func expand(pat string) []string {
 	return out
 }
 
-// powershell judges PowerShell: its readers' path operands, an Env:
-// listing, and its native commands as the shell model reads them.
+// powershell judges PowerShell as the shell model reads it (its cmdlets'
+// reads, an Env: listing and its native commands, gitcmd.Options.PowerShell),
+// and the .NET calls that model cannot see into ([IO.File]::ReadAllText,
+// GetEnvironmentVariables()).
 func (g *guard) powershell(command string) ([]string, error) {
 	found, err := g.shell(command, true)
 	if err != nil {
@@ -452,44 +454,6 @@ func (g *guard) powershell(command string) ([]string, error) {
 		name := cmd.Name()
 		var paths []string
 		dump := false
-		switch name {
-		case "get-content", "gc", "cat", "type", "select-string", "sls", "copy-item", "cp", "copy", "cpi", "import-csv", "ipcsv",
-			"format-hex", "fhx", "import-clixml", "get-filehash":
-			if name == "get-filehash" {
-				continue
-			}
-			for i := 1; i < len(cmd.Args); i++ {
-				w := cmd.Args[i]
-				t := strings.ToLower(w.Text)
-				if strings.HasPrefix(t, "-") {
-					if (name == "select-string" || name == "sls") && (strings.HasPrefix("-pattern", t) && len(t) > 2) {
-						i++ // the pattern is no file
-					}
-					if strings.HasPrefix("-destination", t) && len(t) > 2 {
-						i++
-					}
-					continue
-				}
-				if (name == "select-string" || name == "sls") && i == 1 && !hasPathParam(cmd.Args) {
-					continue // the pattern
-				}
-				paths = append(paths, unquote(w.Text))
-			}
-			if name == "copy-item" || name == "cp" || name == "copy" || name == "cpi" {
-				if len(paths) > 1 {
-					if g.s.what(g.pabs(paths[len(paths)-1])) != "" {
-						continue // into another secret file
-					}
-					paths = paths[:len(paths)-1]
-				}
-			}
-		case "get-childitem", "gci", "dir", "ls", "get-item", "gi":
-			for _, w := range cmd.Args[1:] {
-				if t := strings.ToLower(unquote(w.Text)); strings.HasPrefix(t, "env:") {
-					dump = true
-				}
-			}
-		}
 		for _, w := range cmd.Args {
 			t := strings.ToLower(w.Text)
 			if strings.Contains(t, "getenvironmentvariables(") {
@@ -517,16 +481,6 @@ func (g *guard) powershell(command string) ([]string, error) {
 		}
 	}
 	return found, nil
-}
-
-func hasPathParam(args []pwsh.Word) bool {
-	for _, a := range args {
-		t := strings.ToLower(a.Text)
-		if len(t) > 2 && (strings.HasPrefix("-path", t) || strings.HasPrefix("-literalpath", t)) {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *guard) pabs(p string) string {

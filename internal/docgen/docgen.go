@@ -1,7 +1,9 @@
 // Package docgen writes the documentation's tables that the code
 // declares: the README's catalogue at a glance, from the handlers'
-// declarations (hooks.All), and docs/configuration.md's key table, from
-// the keys' (toolingrc.Keys, Doc, Default). Each table sits between two
+// declarations (hooks.All), docs/configuration.md's key table, from the
+// keys' (toolingrc.Keys, Doc, Default), and docs/programs.md's tables of
+// the programs and cmdlets the command model knows, from their specs
+// (gitcmd.ProgramTable, gitcmd.CmdletTable). Each table sits between two
 // marks in its file,
 //
 //	<!-- begin generated NAME -->
@@ -21,6 +23,7 @@ import (
 
 	"github.com/magehook/magehook/hooks"
 	"github.com/magehook/magehook/internal/live"
+	"github.com/magehook/magehook/pkg/gitcmd"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -37,6 +40,8 @@ func Regions() []Region {
 		{"README.md", "catalogue", Catalogue(hooks.All())},
 		{"docs/configuration.md", "keys", Keys()},
 		{"docs/harnesses.md", "harnesses", harnesses()},
+		{"docs/programs.md", "programs", gitcmd.ProgramTable()},
+		{"docs/programs.md", "cmdlets", gitcmd.CmdletTable()},
 	}
 }
 

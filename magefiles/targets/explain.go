@@ -19,15 +19,17 @@ import (
 // gate (branchguard, cmdguard, configguard, the repository's own) decides
 // about it and why, as the hook would dispatch it (-cwd=dir: where it
 // runs, default the current directory; -harness=name: the words of the
-// reason).
+// reason; -powershell: the command is the PowerShell tool's, read into the
+// same model).
 func (Hook) Explain(command string,
 	cwd *string, // where the command runs (default: here)
 	harness *string, // whose words the reason takes
+	powershell *bool, // the command is PowerShell's
 ) error {
-	return osWorld().explain(command, deref(cwd), deref(harness))
+	return osWorld().explain(command, deref(cwd), deref(harness), derefBool(powershell))
 }
 
-func (w world) explain(command, cwd, harnessName string) error {
+func (w world) explain(command, cwd, harnessName string, powershell bool) error {
 	dir := cwd
 	if dir == "" {
 		dir = w.dir
@@ -46,7 +48,7 @@ func (w world) explain(command, cwd, harnessName string) error {
 		}
 		typed = (&hook.Call{Config: cfg}).Typed()
 	}
-	in := branchguard.Input{Command: command, Dir: dir, Home: w.getenv("HOME"), Getenv: w.getenv, Protect: protect, Typed: typed}
+	in := branchguard.Input{Command: command, Dir: dir, Home: w.getenv("HOME"), Getenv: w.getenv, Protect: protect, Typed: typed, PowerShell: powershell}
 	if err := branchguard.ExplainModel(w.stdout, in, harnessName); err != nil {
 		return failure(err)
 	}
@@ -58,7 +60,11 @@ func (w world) explain(command, cwd, harnessName string) error {
 		}
 		agent = h
 	}
-	verdicts, err := w.gateVerdicts(command, dir, agent)
+	tool := "Bash"
+	if powershell {
+		tool = "PowerShell"
+	}
+	verdicts, err := w.gateVerdicts(command, tool, dir, agent)
 	if err != nil {
 		return failure(err)
 	}
@@ -88,15 +94,15 @@ type gateVerdict struct {
 	text string
 }
 
-// gateVerdicts dispatches the command as a PreToolUse Bash call to the
+// gateVerdicts dispatches the command as a PreToolUse call of the tool to the
 // enabled handlers, as the hook binary would, and reads every gate's own
 // decision: the dispatcher stops at the first gate that denies, so each
 // gate that denied is made to pass and the call dispatched again, until
 // none denies. A gate that fails is a deny (the hook fails closed).
-func (w world) gateVerdicts(command, dir string, agent hook.Protocol) ([]gateVerdict, error) {
+func (w world) gateVerdicts(command, tool, dir string, agent hook.Protocol) ([]gateVerdict, error) {
 	data, err := json.Marshal(map[string]any{
 		"hook_event_name": "PreToolUse", "session_id": "explain", "cwd": dir, "permission_mode": "default",
-		"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_explain",
+		"tool_name": tool, "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_explain",
 	})
 	if err != nil {
 		return nil, err

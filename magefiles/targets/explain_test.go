@@ -28,16 +28,21 @@ func TestExplainSpeaksForEveryGate(t *testing.T) {
 	gittest.Git(t, root, "checkout", "-q", "-b", "feature")
 	home := t.TempDir()
 	for _, tt := range []struct {
-		command string
-		want    []string
+		command    string
+		powershell bool
+		want       []string
 	}{
-		{"rm -rf ~", []string{"branchguard allow", "cmdguard     deny: cmdguard: a recursive delete", "decision  deny (cmdguard)"}},
-		{"echo x > .toolingrc", []string{"configguard  deny: Bash (>) would change", "decision  deny (configguard)"}},
-		{"./deploy.sh && rm -rf ~", []string{"cmdguard     deny", "nodeploy     deny: deploys go through the pipeline", "decision  deny (cmdguard, nodeploy)"}},
-		{"git status && go test ./...", []string{"cmdguard     allow", "configguard  allow", "nodeploy     allow", "decision  allow"}},
+		{"rm -rf ~", false, []string{"branchguard allow", "cmdguard     deny: cmdguard: a recursive delete", "decision  deny (cmdguard)"}},
+		{"echo x > .toolingrc", false, []string{"configguard  deny: Bash (>) would change", "decision  deny (configguard)"}},
+		{"./deploy.sh && rm -rf ~", false, []string{"cmdguard     deny", "nodeploy     deny: deploys go through the pipeline", "decision  deny (cmdguard, nodeploy)"}},
+		{"git status && go test ./...", false, []string{"cmdguard     allow", "configguard  allow", "nodeploy     allow", "decision  allow"}},
+		// PowerShell, read into the same model: the same gates, the same reasons.
+		{"Remove-Item -Recurse -Force ~", true, []string{"cmdlet remove-item, judged as rm -r -f --", "branchguard allow", "cmdguard     deny: cmdguard: a recursive delete", "decision  deny (cmdguard)"}},
+		{"Set-Content .toolingrc x", true, []string{"configguard  deny: PowerShell (set-content) would change", "decision  deny (configguard)"}},
+		{"git status; go test ./...", true, []string{"cmdguard     allow", "configguard  allow", "decision  allow"}},
 	} {
 		w, stdout, _ := testWorld(root, map[string]string{"HOME": home})
-		if err := w.explain(tt.command, "", ""); err != nil {
+		if err := w.explain(tt.command, "", "", tt.powershell); err != nil {
 			t.Fatal(err)
 		}
 		if testing.Verbose() {

@@ -54,6 +54,9 @@ func codeFlag(lang, base, opt string) bool {
 // interpreter follows an interpreter's program: inline (-c, -e), on
 // stdin, or a script file in the checkout.
 func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
+	if lang == "powershell" && w.powershellCommand(args, sc) {
+		return
+	}
 	base := args[0].Value
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]

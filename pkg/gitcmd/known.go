@@ -13,7 +13,7 @@ func Knows(name string) bool {
 	if _, ok := interpreter(name); ok {
 		return true
 	}
-	if isShell(name) || knownReader(name) {
+	if isShell(name) || knownReader(name) || cmdletOf(name) != nil {
 		return true
 	}
 	return name == "git" || len(name) > 4 && name[:4] == "git-"

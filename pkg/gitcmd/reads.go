@@ -222,6 +222,9 @@ func containsStr(list []string, s string) bool {
 
 // commandReads is one command's reads, and the dump it is ("" if none).
 func commandReads(c Command, idx int) ([]Read, string) {
+	if c.cmdlet != 0 {
+		return cmdletReads(c, idx)
+	}
 	name := c.Name()
 	if name == "" || len(c.Args) == 0 {
 		return nil, ""

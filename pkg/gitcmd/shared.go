@@ -15,6 +15,7 @@ import (
 var shared struct {
 	mu                 sync.Mutex
 	command, dir, home string
+	powershell         bool
 	analysis           *Analysis
 	err                error
 	set                bool
@@ -28,11 +29,11 @@ var shared struct {
 func Shared(command string, opts Options) (*Analysis, error) {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	if shared.set && shared.command == command && shared.dir == opts.Dir && shared.home == opts.Home {
+	if shared.set && shared.command == command && shared.dir == opts.Dir && shared.home == opts.Home && shared.powershell == opts.PowerShell {
 		return shared.analysis, shared.err
 	}
 	a, err := Analyze(command, opts)
-	shared.command, shared.dir, shared.home, shared.analysis, shared.err, shared.set = command, opts.Dir, opts.Home, a, err, true
+	shared.command, shared.dir, shared.home, shared.powershell, shared.analysis, shared.err, shared.set = command, opts.Dir, opts.Home, opts.PowerShell, a, err, true
 	return a, err
 }
 
@@ -47,20 +48,16 @@ func HookOptions(cwd, home string, getenv func(string) string, deadline time.Tim
 
 func readScript(path string) ([]byte, error) { return regfile.ReadFile(path, 1<<20) }
 
-// ForGate is where a gate's judgement of a Bash command starts: the size
+// ForGate is where a gate's judgement of a shell command starts: the size
 // check against the decision's budget, then the analysis every gate of the
-// hook run shares (Shared with HookOptions). quiet is for a text that may
-// not be shell at all (a PowerShell command whose native commands are
-// read as Bash too): an analysis error then means nothing to judge, and
-// both results are nil. A nil Analysis with a nil error is that case; a
+// hook run shares (Shared with HookOptions). powershell: the command is
+// the PowerShell tool's, read into the same model (Options.PowerShell). A
 // non-nil error fails the gate closed.
-func ForGate(command, dir, home string, getenv func(string) string, b *budget.Budget, quiet bool) (*Analysis, error) {
+func ForGate(command, dir, home string, getenv func(string) string, b *budget.Budget, powershell bool) (*Analysis, error) {
 	if err := b.CheckSize("the command", len(command)); err != nil {
 		return nil, err
 	}
-	a, err := Shared(command, HookOptions(dir, home, getenv, b.Until(), b.Limit()))
-	if err != nil && quiet {
-		return nil, nil
-	}
-	return a, err
+	opts := HookOptions(dir, home, getenv, b.Until(), b.Limit())
+	opts.PowerShell = powershell
+	return Shared(command, opts)
 }

@@ -27,6 +27,10 @@ func TestSharedAnalysesACommandOnce(t *testing.T) {
 	if d, _ := gitcmd.Shared("ls", opts); len(d.Commands) != 1 || d.Commands[0].Name() != "ls" {
 		t.Error("another command is another analysis")
 	}
+	opts.PowerShell = true
+	if e, _ := gitcmd.Shared("ls", opts); len(e.Commands) != 1 || e.Commands[0].Cmdlet() != "get-childitem" {
+		t.Error("the same text in PowerShell is another analysis")
+	}
 }
 
 func TestForGate(t *testing.T) {
@@ -36,11 +40,14 @@ func TestForGate(t *testing.T) {
 		t.Fatalf("an ordinary command: %v %v", a, err)
 	}
 	long := "echo " + strings.Repeat("x", 100)
-	for _, quiet := range []bool{false, true} {
-		// Over the budget's size: an error whether quiet or not (fail closed).
-		if a, err := gitcmd.ForGate(long, "/tmp", "/home/u", getenv, b, quiet); a != nil || !errors.Is(err, budget.ErrExceeded) {
-			t.Errorf("quiet %v: a command over the size limit gives %v %v", quiet, a, err)
+	for _, ps := range []bool{false, true} {
+		// Over the budget's size: an error for Bash and PowerShell (fail closed).
+		if a, err := gitcmd.ForGate(long, "/tmp", "/home/u", getenv, b, ps); a != nil || !errors.Is(err, budget.ErrExceeded) {
+			t.Errorf("PowerShell %v: a command over the size limit gives %v %v", ps, a, err)
 		}
+	}
+	if a, err := gitcmd.ForGate("Remove-Item -Recurse x", "/tmp", "/home/u", getenv, b, true); err != nil || len(a.Commands) != 1 || a.Commands[0].Cmdlet() != "remove-item" || len(a.Writes) != 1 || !a.Writes[0].Tree {
+		t.Errorf("a PowerShell command is read as PowerShell: %+v %v", a, err)
 	}
 	past := &budget.Budget{Deadline: time.Unix(1, 0)}
 	// (The deadline is checked every few statements: a command of many.)
@@ -48,7 +55,7 @@ func TestForGate(t *testing.T) {
 	if _, err := gitcmd.ForGate(many+"ls /nowhere-else", "/tmp", "/home/u", getenv, past, false); !errors.Is(err, gitcmd.ErrBudget) {
 		t.Errorf("past the deadline: %v", err)
 	}
-	if a, err := gitcmd.ForGate(many+"ls /nowhere-at-all", "/tmp", "/home/u", getenv, past, true); a != nil || err != nil {
-		t.Errorf("quiet, past the deadline: nothing to judge, got %v %v", a, err)
+	if _, err := gitcmd.ForGate(many+"ls /nowhere-at-all", "/tmp", "/home/u", getenv, past, true); !errors.Is(err, gitcmd.ErrBudget) {
+		t.Errorf("PowerShell past the deadline: %v", err)
 	}
 }

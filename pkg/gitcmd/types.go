@@ -44,6 +44,10 @@ type Options struct {
 	// MaxCommands bounds the number of commands recorded (loops are
 	// walked twice, for lists once per word): DefaultMaxCommands when 0.
 	MaxCommands int
+	// PowerShell: the command is PowerShell's, not Bash's (the
+	// PowerShell tool): read by pkg/pwsh into the same model, its cmdlets
+	// by their specs (cmdlets.go), its native programs as Bash's are.
+	PowerShell bool
 }
 
 // Defaults of Options.
@@ -124,6 +128,10 @@ type Command struct {
 	// a file redirected in and read); StdinKnown says so.
 	Stdin      string
 	StdinKnown bool
+	// cmdlet is a PowerShell cmdlet's spec (its index in cmdletTable, plus
+	// one), 0 for a program: a byte beside StdinKnown, so that Bash's
+	// commands are no larger for it.
+	cmdlet uint8
 	// Git is set for a git command (git, /usr/bin/git, git-commit): its
 	// global options, subcommand and alias expansion.
 	Git *Git
@@ -249,6 +257,17 @@ func progName(v string) string {
 		v = v[:len(v)-4]
 	}
 	return v
+}
+
+// Cmdlet is the name of the PowerShell cmdlet the command is (in lower
+// case, as its spec in cmdlets.go lists it first: "remove-item" for rm),
+// whose effects that spec computes, or "" for a program (whose spec, if
+// any, is programTable's).
+func (c Command) Cmdlet() string {
+	if c.cmdlet == 0 {
+		return ""
+	}
+	return cmdletTable[c.cmdlet-1].names[0]
 }
 
 // Argv returns the argument values (the source text of dynamic words).

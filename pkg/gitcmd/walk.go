@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/magehook/magehook/pkg/budget"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,13 +29,25 @@ func Analyze(command string, opts Options) (*Analysis, error) {
 	if len(command) > opts.MaxBytes {
 		return nil, ErrTooLarge
 	}
-	if err := shapeError("the command", command); err != nil {
+	if opts.PowerShell {
+		if err := budget.CheckPowerShell("the command", command); err != nil {
+			return nil, fmt.Errorf("%w (%v)", ErrBudget, err)
+		}
+	} else if err := shapeError("the command", command); err != nil {
 		return nil, err
 	}
 	w := &walker{o: opts, a: &Analysis{}}
 	sc := scope{dir: filepath.Clean(opts.Dir), fragile: -1, oldpwd: "", src: command}
 	if opts.Dir == "" {
 		sc.dir, sc.dirWhy = "", "the starting directory is not known"
+	}
+	if opts.PowerShell {
+		w.powershell(command, sc)
+		if w.err != nil {
+			return nil, w.err
+		}
+		w.a.GitConfig, w.a.GitConfigDynamic = w.gitSets, w.configWhy
+		return w.a, nil
 	}
 	f, perr := parse(command)
 	if perr != nil {

@@ -1,0 +1,78 @@
+package gitcmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// psExampleOf is exampleOf for a PowerShell command.
+func psExampleOf(t *testing.T, command, dir string) (reads, writes, runs string) {
+	t.Helper()
+	a, err := Analyze(command, Options{Dir: dir, Home: "/home/u", PowerShell: true})
+	if err != nil {
+		t.Fatalf("%s: %v", command, err)
+	}
+	if a.SyntaxError != nil {
+		t.Fatalf("%s: %v", command, a.SyntaxError)
+	}
+	rs, _ := a.Reads()
+	var got []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if f := readForm(r, dir); !seen[f] {
+			seen[f] = true
+			got = append(got, f)
+		}
+	}
+	reads = strings.Join(got, " ")
+	got = nil
+	seen = map[string]bool{}
+	for _, w := range a.Writes {
+		if f := writeForm(w, dir); !seen[f] {
+			seen[f] = true
+			got = append(got, f)
+		}
+	}
+	if n := len(a.Commands); n > 1 {
+		c := a.Commands[n-1]
+		runs = strings.Join(c.Argv(), " ")
+		if c.Dir != dir {
+			runs += "@" + c.Dir
+		}
+	}
+	return reads, strings.Join(got, " "), runs
+}
+
+// TestCmdletSpecs runs every cmdlet spec's examples: each PowerShell
+// command, analysed in /w, reads, writes and (for a cmdlet that runs
+// another command) runs exactly what the example says. Every spec has
+// examples, and no name has two specs.
+func TestCmdletSpecs(t *testing.T) {
+	if len(cmdletTable) > 254 {
+		t.Fatalf("%d cmdlet specs: Command.cmdlet holds 254", len(cmdletTable))
+	}
+	seen := map[string]bool{}
+	for _, s := range cmdletTable {
+		if len(s.examples) == 0 {
+			t.Errorf("the spec of %v has no examples", s.names)
+		}
+		for _, n := range s.names {
+			if seen[n] {
+				t.Errorf("%s has two specs", n)
+			}
+			seen[n] = true
+		}
+		for _, ex := range s.examples {
+			reads, writes, runs := psExampleOf(t, ex.command, "/w")
+			if reads != ex.reads {
+				t.Errorf("%s: reads %q, want %q", ex.command, reads, ex.reads)
+			}
+			if writes != ex.writes {
+				t.Errorf("%s: writes %q, want %q", ex.command, writes, ex.writes)
+			}
+			if ex.runs != "" && runs != ex.runs {
+				t.Errorf("%s: runs %q, want %q", ex.command, runs, ex.runs)
+			}
+		}
+	}
+}
