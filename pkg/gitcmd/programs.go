@@ -106,6 +106,17 @@ type writeSide struct {
 	// when one of these options is given (curl -O).
 	dot     bool
 	dotWhen []string
+	// keyValues are operand keys whose value is a file written (dd's
+	// of=FILE).
+	keyValues []string
+	// local: an operand that names another host (host:path) is not
+	// written here (rsync, scp); atLeast: nothing is written with fewer
+	// operands than this (rsync SRC only lists it).
+	local   bool
+	atLeast int
+	// moves are options with which the operands not written are moved
+	// away, deleted as trees (rsync --remove-source-files, zip -m).
+	moves []string
 }
 
 // wrapSide is how a wrapper finds the command it runs.
@@ -224,16 +235,16 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "ln -s .env e", reads: ".env>e", writes: "e"}, {command: "ln a b", reads: "a>b", writes: "a b"}, {command: "ln -sf ../x", writes: "x"}, {command: "ln --sym .env e", reads: ".env>e", writes: "e"}}},
 	{names: []string{"link"}, role: rdCopy, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "link a b", reads: "a>b", writes: "a b"}}},
-	{names: []string{"scp", "rcp"}, role: rdCopy, short: "cFiJlLoPS", write: writeSide{kind: wkCustom, op: "scp cp"},
+	{names: []string{"scp", "rcp"}, role: rdCopy, short: "cFiJlLoPS", write: writeSide{kind: wkLast, op: "scp cp", treeAll: true, local: true, atLeast: 2},
 		examples: []example{{command: "scp .env host:/tmp/", reads: ".env>?"}, {command: "scp host:x .", writes: "tree:."}, {command: "scp -P 22 -i key host:a out", writes: "tree:out"}}},
 	{names: []string{"rsync"}, role: rdCopy, short: "eBfT", long: []string{"rsh", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "chmod", "chown", "rsync-path", "port"},
-		recursive: []string{"-r", "-a", "--recursive", "--archive"}, write: writeSide{kind: wkCustom},
+		recursive: []string{"-r", "-a", "--recursive", "--archive"}, write: writeSide{kind: wkLast, treeAll: true, local: true, atLeast: 2, moves: []string{"--remove-source-files"}},
 		examples: []example{{command: "rsync -a --delete src/ /tmp/mirror/", reads: "tree:src>/tmp/mirror", writes: "tree:/tmp/mirror"}, {command: "rsync -t a b", reads: "a>b", writes: "tree:b"},
 			{command: "rsync x host:y", reads: "x>?"}, {command: "rsync --remove-source-files a b", reads: "a>b", writes: "tree:b tree:a"}}},
 	{names: []string{"rclone"}, long: []string{"config", "exclude", "include", "filter", "transfers", "checkers"}, write: writeSide{kind: wkUnknown},
 		role:     rdCopy,
 		examples: []example{{command: "rclone copy .env remote:x", reads: "copy>? .env>?"}}},
-	{names: []string{"dd"}, role: rdValues, write: writeSide{kind: wkCustom},
+	{names: []string{"dd"}, role: rdValues, write: writeSide{kind: wkNone, keyValues: []string{"of"}},
 		examples: []example{{command: "dd if=.env of=/tmp/x", reads: ".env>/tmp/x", writes: "/tmp/x"}, {command: "dd if=id_rsa", reads: "id_rsa"},
 			{command: "dd if=/dev/zero of=disk.img count=1", reads: "/dev/zero>disk.img", writes: "disk.img"}}},
 
@@ -244,7 +255,7 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "tar czf out.tgz .env src", reads: "tree:.env tree:src", writes: "out.tgz"}, {command: "tar -cf - .ssh", reads: "tree:.ssh"},
 			{command: "tar -xzf a.tgz", writes: "tree:."}, {command: "tar tf a.tar"}, {command: "tar -xf a.tar -C /tmp/x", writes: "tree:/tmp/x"}}},
 	{names: []string{"zip"}, role: rdArchive, short: "bnPtiZO", long: []string{"password", "exclude", "include", "output-file"}, recursive: []string{"-r", "-R", "--recurse-paths"},
-		write: writeSide{kind: wkCustom},
+		write: writeSide{kind: wkFirst, values: []string{"-O", "--output-file"}, moves: []string{"-m", "--move"}},
 		examples: []example{{command: "zip out.zip .env", reads: ".env", writes: "out.zip"}, {command: "zip -r out.zip secrets", reads: "tree:secrets", writes: "out.zip"},
 			{command: "zip -m out.zip a b", reads: "a b", writes: "out.zip tree:a tree:b"}, {command: "zip -O new.zip old.zip x", reads: "x", writes: "old.zip new.zip"}}},
 	{names: []string{"7z", "7za", "7zr", "rar", "unrar"}, role: rdArchive, write: writeSide{kind: wkCustom},

@@ -98,7 +98,7 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	}
 	switch s.write.kind {
 	case wkUnknown, wkNone:
-		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
+		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot && len(s.write.keyValues) == 0 {
 			return
 		}
 	case wkCustom:
@@ -125,6 +125,17 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 	tree := ws.treeAll || len(ws.trees) > 0 && p.has(ws.trees...)
 	n := len(w.a.Writes)
 	ops := p.operands
+	if len(ops) < ws.atLeast {
+		return
+	}
+	for _, t := range ops {
+		for _, k := range ws.keyValues {
+			if v, ok := strings.CutPrefix(t.Value, k+"="); ok {
+				w.addWrite(Word{Value: v, Dynamic: t.Dynamic}, op, sc, idx, false) // dd of=
+			}
+		}
+	}
+	var rest2 []Word // the operands not written, which moves delete
 	switch ws.kind {
 	case wkOperands:
 		skip := ws.skip
@@ -141,16 +152,24 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 		}
 		ops = ops[min(skip, len(ops)):]
 	case wkFirst:
-		ops = ops[:min(1, len(ops))]
+		ops, rest2 = ops[:min(1, len(ops))], ops[min(1, len(ops)):]
 	case wkSecond:
 		ops = ops[min(1, len(ops)):min(2, len(ops))]
 	case wkLast:
-		ops = ops[max(0, len(ops)-1):]
+		ops, rest2 = ops[max(0, len(ops)-1):], ops[:max(0, len(ops)-1)]
 	default:
 		ops = nil
 	}
 	for _, t := range ops {
+		if ws.local && t.Dynamic == "" && strings.Contains(t.Value, ":") {
+			continue // another host's
+		}
 		w.addWrite(t, op, sc, idx, tree)
+	}
+	if len(ws.moves) > 0 && p.has(ws.moves...) {
+		for _, t := range rest2 {
+			w.addWrite(t, name+" "+ws.moves[0], sc, idx, true)
+		}
 	}
 	for _, o := range p.opts {
 		files, trees := contains(ws.values, o.name), contains(ws.valueTrees, o.name)
@@ -284,25 +303,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 			}
 			add(out, name+" "+flag, true)
 		}
-	case "dd":
-		for _, a := range rest {
-			if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				add(Word{Value: v, Dynamic: a.Dynamic}, "dd", false)
-			}
-		}
-	case "rsync":
-		o := parseOpts(rest, s.short, s.long)
-		if len(o.operands) >= 2 {
-			dest := o.operands[len(o.operands)-1]
-			if !strings.Contains(dest.Value, ":") {
-				add(dest, "rsync", true)
-			}
-		}
-		if o.has(0, "--remove-source-files") {
-			for _, t := range o.operands[:max(0, len(o.operands)-1)] {
-				add(t, "rsync --remove-source-files", true)
-			}
-		}
 	case "tar", "bsdtar", "gtar":
 		w.tarWrites(s, rest, sc, idx)
 	case "patch":
@@ -409,33 +409,16 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 		} else if !logs { // the typescript, unless a log option names it
 			add(Word{Value: "typescript"}, "script", false)
 		}
-	case "scp", "rcp", "docker", "podman", "kubectl":
+	case "docker", "podman", "kubectl":
 		// cp between hosts or containers: a local destination is written.
 		ops := parseOpts(rest, s.short, s.long).operands
-		if name != "scp" && name != "rcp" {
-			if len(ops) == 0 || ops[0].Value != "cp" {
-				break
-			}
-			ops = ops[1:]
+		if len(ops) == 0 || ops[0].Value != "cp" {
+			break
 		}
+		ops = ops[1:]
 		if len(ops) >= 2 {
 			if dest := ops[len(ops)-1]; dest.Dynamic != "" || !strings.Contains(dest.Value, ":") {
 				add(dest, name+" cp", true)
-			}
-		}
-	case "zip":
-		// zip ARCHIVE FILES: the archive (or -O's) is written; -m moves
-		// the files into it, deleting them.
-		o := parseOpts(rest, s.short, s.long)
-		if len(o.operands) > 0 {
-			add(o.operands[0], "zip", false)
-		}
-		if v, ok := o.value("-O", "--output-file"); ok {
-			add(v, "zip -O", false)
-		}
-		if o.has('m', "--move") && len(o.operands) > 1 {
-			for _, t := range o.operands[1:] {
-				add(t, "zip -m", true)
 			}
 		}
 	case "cpio", "7z", "7za", "7zr", "rar", "unrar", "ar", "jar":
