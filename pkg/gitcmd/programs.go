@@ -106,6 +106,12 @@ type writeSide struct {
 	// when one of these options is given (curl -O).
 	dot     bool
 	dotWhen []string
+	// skipUnless: the skip does not apply when one of these options is
+	// given (awk's program comes from -f then, not the first operand).
+	skipUnless []string
+	// whenSub: the first operand is a subcommand (not a file), and one of
+	// these makes the program write as a when option does (ruff format).
+	whenSub []string
 	// keyValues are operand keys whose value is a file written (dd's
 	// of=FILE).
 	keyValues []string
@@ -202,9 +208,9 @@ var programTable = [...]progSpec{
 			{command: "sed -i.bak -e s/a/b/ x y", writes: "x y"}, {command: "sed --in-place=.orig 's/a/b/' f", writes: "f"}, {command: "sed --in-pl s/a/b/ f", writes: "f"}, {command: "sed --expr=s/a/b/ --in f", writes: "f"}, {command: "sed -n 'w out.txt' in.txt", reads: "in.txt", writes: "out.txt"}}},
 	{names: []string{"awk", "gawk", "mawk", "nawk"}, role: rdScript, short: "fvFiE", long: []string{"file", "assign", "field-separator", "include", "load", "exec"},
 		valueReads: []string{"-f", "--file"}, quiet: []string{"-i inplace", "--include=inplace"},
-		write: writeSide{kind: wkCustom},
+		write: writeSide{kind: wkOperands, when: []string{"-i inplace", "--include=inplace"}, skip: 1, skipUnless: []string{"-f", "--file"}},
 		examples: []example{{command: "awk '{print}' .env", reads: ".env"}, {command: "awk -F= -v x=1 '{print $2}' a", reads: "a"}, {command: "awk -f prog.awk data", reads: "prog.awk data"},
-			{command: "gawk -i inplace '{print}' a b", writes: "a b"}}},
+			{command: "gawk -i inplace '{print}' a b", writes: "a b"}, {command: "gawk -i inplace -f prog.awk a", writes: "a"}, {command: "gawk --include=inplace 1 x", writes: "x"}}},
 	{names: []string{"jq", "gojq", "jaq"}, role: rdScript, short: "f", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent", "from-file"},
 		valueReads: []string{"-f", "--from-file"}, write: writeSide{kind: wkNone},
 		examples: []example{{command: "jq .token creds.json", reads: "creds.json"}, {command: "jq --arg k v '.[$k]' a.json", reads: "a.json"}}},
@@ -336,9 +342,20 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "gofmt -l .", reads: ""}, {command: "gofmt -w src", writes: "tree:src"}, {command: "gofmt -w", writes: "tree:."}, {command: "shfmt -i 2 -w x.sh", writes: "tree:x.sh"}}},
 	{names: []string{"clang-format"}, write: writeSide{kind: wkOperands, when: []string{"-i"}},
 		examples: []example{{command: "clang-format -i a.c b.c", writes: "a.c b.c"}, {command: "clang-format a.c"}}},
-	{names: []string{"prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint"}, write: writeSide{kind: wkCustom},
-		examples: []example{{command: "prettier --write src", writes: "tree:src"}, {command: "prettier --check src"}, {command: "black .", writes: "tree:."}, {command: "ruff format", writes: "tree:."},
-			{command: "ruff check src"}, {command: "eslint --fix src", writes: "tree:src"}}},
+	// Formatters and fixers: in place, every operand as a tree (the
+	// directory they run in without one), unless they only report.
+	{names: []string{"prettier", "eslint", "autopep8"}, write: writeSide{kind: wkOperands, op: "", treeAll: true, dot: true,
+		when: []string{"--write", "--fix", "--in-place", "-w", "-i"}, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "prettier --write src", writes: "tree:src"}, {command: "prettier --check src"}, {command: "prettier -w", writes: "tree:."},
+			{command: "eslint --fix src", writes: "tree:src"}, {command: "eslint src"}, {command: "autopep8 -i a.py", writes: "tree:a.py"}}},
+	{names: []string{"black", "rustfmt"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "black .", writes: "tree:."}, {command: "black --check ."}, {command: "rustfmt src/main.rs", writes: "tree:src/main.rs"}}},
+	{names: []string{"isort"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, unless: []string{"-c", "--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "isort src", writes: "tree:src"}, {command: "isort -c src"}}},
+	{names: []string{"ruff", "biome", "dprint"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, skip: 1, whenSub: []string{"format", "fmt"},
+		when: []string{"--write", "--fix", "--in-place", "-w", "-i"}, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "ruff format", writes: "tree:."}, {command: "ruff check src"}, {command: "ruff check --fix src", writes: "tree:src"},
+			{command: "ruff format --check ."}, {command: "biome format --write src", writes: "tree:src"}, {command: "dprint fmt", writes: "tree:."}}},
 	{names: []string{"emacs", "emacsclient"}, short: "flLe", long: []string{"funcall", "load", "eval", "execute", "directory", "script", "file", "visit", "insert"}, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "emacs --batch a.el -f save-buffer", writes: "a.el"}, {command: "emacs a.txt"}}},
 	{names: []string{"ed", "ex", "red"}, short: "p", write: writeSide{kind: wkOperands},

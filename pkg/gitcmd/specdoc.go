@@ -187,7 +187,13 @@ func writesDoc(s *progSpec) string {
 	} else if len(w.trees) > 0 {
 		parts = append(parts, "as trees with "+strings.Join(w.trees, " "))
 	}
-	if len(w.when) > 0 {
+	if len(w.skipUnless) > 0 {
+		parts = append(parts, "the first operand too with "+strings.Join(w.skipUnless, " "))
+	}
+	switch {
+	case len(w.when) > 0 && len(w.whenSub) > 0:
+		parts = append(parts, "only with "+strings.Join(w.when, " ")+" or the subcommand "+strings.Join(w.whenSub, " or "))
+	case len(w.when) > 0:
 		parts = append(parts, "only with "+strings.Join(w.when, " "))
 	}
 	if len(w.unless) > 0 {

@@ -112,15 +112,19 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx int) {
 	ws := &s.write
 	p := parseArgs(rest, s)
-	if len(ws.when) > 0 && !p.has(ws.when...) || len(ws.unless) > 0 && p.has(ws.unless...) {
+	sub := len(ws.whenSub) > 0 && len(p.operands) > 0 && p.operands[0].Dynamic == "" && contains(ws.whenSub, p.operands[0].Value)
+	if len(ws.when) > 0 && !sub && !p.has(ws.when...) || len(ws.unless) > 0 && p.has(ws.unless...) {
 		return
 	}
 	op := ws.op
-	switch {
-	case op == "" && len(ws.when) > 0:
-		op = name + " " + ws.when[0] // gofmt -w
-	case op == "":
+	if op == "" {
 		op = name
+		for _, o := range ws.when {
+			if p.has(o) {
+				op = name + " " + o // gofmt -w, eslint --fix
+				break
+			}
+		}
 	}
 	tree := ws.treeAll || len(ws.trees) > 0 && p.has(ws.trees...)
 	n := len(w.a.Writes)
@@ -139,7 +143,7 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 	switch ws.kind {
 	case wkOperands:
 		skip := ws.skip
-		if skip > 0 && p.has("--reference") {
+		if skip > 0 && (p.has("--reference") || len(ws.skipUnless) > 0 && p.has(ws.skipUnless...)) {
 			skip = 0
 		}
 		if skip > 0 && ws.modeChars != "" {
@@ -309,26 +313,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 		w.patchWrites(s, rest, sc, idx)
 	case "apply_patch", "applypatch":
 		w.patchText(sc, idx, "apply_patch", 0, "")
-	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
-		o := parseOpts(rest, s.short, s.long)
-		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
-		if o.has(0, "--check", "--diff", "--check-only", "--dry-run") || name == "isort" && o.has('c') {
-			fix = false // reports only
-		}
-		ops := o.operands
-		if name == "ruff" || name == "biome" || name == "dprint" {
-			if len(ops) > 0 && (ops[0].Value == "format" || ops[0].Value == "fmt") {
-				fix = true
-			}
-			if len(ops) > 0 {
-				ops = ops[1:]
-			}
-		}
-		if fix {
-			for _, t := range defaultDot(ops) {
-				add(t, name, true)
-			}
-		}
 	case "find":
 		w.findWrites(rest, sc, idx)
 	case "gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress", "brotli":
@@ -353,24 +337,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 				if ext := filepath.Ext(t.Value); ext != "" {
 					add(Word{Value: strings.TrimSuffix(t.Value, ext), Glob: t.Glob}, name+" -d", false)
 				}
-			}
-		}
-	case "awk", "gawk":
-		// gawk -i inplace (or --include=inplace) rewrites its files.
-		o := parseOpts(rest, s.short, s.long)
-		inPlace := false
-		for _, k := range []string{"-i", "--include"} {
-			for _, v := range o.values[k] {
-				inPlace = inPlace || strings.HasPrefix(v.Value, "inplace")
-			}
-		}
-		files := o.operands
-		if _, ok := o.value("-f", "--file"); !ok && len(files) > 0 {
-			files = files[1:] // the program
-		}
-		if inPlace {
-			for _, t := range files {
-				add(t, name+" -i inplace", false)
 			}
 		}
 	case "emacs", "emacsclient":
