@@ -360,8 +360,9 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "emacs --batch a.el -f save-buffer", writes: "a.el"}, {command: "emacs a.txt"}}},
 	{names: []string{"ed", "ex", "red"}, short: "p", write: writeSide{kind: wkOperands},
 		examples: []example{{command: "ed -s a.txt < script.ed", reads: "script.ed", writes: "a.txt"}}},
-	{names: []string{"vim", "vi", "nvim"}, short: "cSuUiTwW", write: writeSide{kind: wkCustom},
-		examples: []example{{command: "vim -c 'wq' a.txt", writes: "a.txt"}, {command: "vim a.txt"}, {command: "vim -es a.txt < script", reads: "script", writes: "a.txt"}}},
+	{names: []string{"vim", "vi", "nvim"}, short: "cSuUiTwW", write: writeSide{kind: wkOperands, when: []string{"-c", "-S", "-s", "-W", "-w", "-e", "-E"}},
+		examples: []example{{command: "vim -c 'wq' a.txt", writes: "a.txt"}, {command: "vim a.txt"}, {command: "vim -es a.txt < script", reads: "script", writes: "a.txt"},
+			{command: "nvim -S fix.vim a b", writes: "a b"}, {command: "vi -R a.txt"}}},
 
 	// Tools with outputs of their own.
 	{names: []string{"gpg", "gpg2", "pandoc"}, short: "o", long: []string{"output"}, write: writeSide{kind: wkNone, values: []string{"-o", "--output"}},

@@ -425,13 +425,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 			}
 		}
 		add(out, name+" x", true)
-	case "vim", "vi", "nvim":
-		o := parseOpts(rest, s.short, s.long)
-		if _, ok := o.value("-c", "-S", "-s", "-W", "-w"); ok || o.has('e') || o.has('E') || strings.Contains(o.short, "es") {
-			for _, t := range o.operands {
-				add(t, name, false)
-			}
-		}
 	}
 }
 
