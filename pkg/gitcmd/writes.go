@@ -96,9 +96,16 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	if c := canonArgs(s, args[1:]); c != nil {
 		args = append([]Word{args[0]}, c...)
 	}
+	for _, t := range args[1:] {
+		for _, k := range s.write.keyValues {
+			if v, ok := strings.CutPrefix(t.Value, k+"="); ok {
+				w.addWrite(Word{Value: v, Dynamic: t.Dynamic}, name, sc, idx, false) // dd of=
+			}
+		}
+	}
 	switch s.write.kind {
 	case wkUnknown, wkNone:
-		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot && len(s.write.keyValues) == 0 {
+		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
 			return
 		}
 	case wkCustom:
@@ -131,13 +138,6 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 	ops := p.operands
 	if len(ops) < ws.atLeast {
 		return
-	}
-	for _, t := range ops {
-		for _, k := range ws.keyValues {
-			if v, ok := strings.CutPrefix(t.Value, k+"="); ok {
-				w.addWrite(Word{Value: v, Dynamic: t.Dynamic}, op, sc, idx, false) // dd of=
-			}
-		}
 	}
 	var rest2 []Word // the operands not written, which moves delete
 	switch ws.kind {
