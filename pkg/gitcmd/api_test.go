@@ -238,7 +238,7 @@ var writeTable = []struct {
 	{`docker cp c:/a b.txt`, []string{"docker cp /repo/b.txt +tree"}},
 	{`cpio -idm < a.cpio`, []string{"cpio x /repo +tree"}},
 	{`7z x a.7z -oout`, []string{"7z x /repo/out +tree"}},
-	{`npx prettier --write a.json`, []string{"prettier /repo/a.json +tree"}},
+	{`npx prettier --write a.json`, []string{"prettier --write /repo/a.json +tree"}},
 	{`go build ./...`, nil},
 	{`chmod -v -w,+r a b`, []string{"chmod /repo/a", "chmod /repo/b"}},
 	{`chmod -c 644 a`, []string{"chmod /repo/a"}},

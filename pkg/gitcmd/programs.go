@@ -106,6 +106,23 @@ type writeSide struct {
 	// when one of these options is given (curl -O).
 	dot     bool
 	dotWhen []string
+	// skipUnless: the skip does not apply when one of these options is
+	// given (awk's program comes from -f then, not the first operand).
+	skipUnless []string
+	// whenSub: the first operand is a subcommand (not a file), and one of
+	// these makes the program write as a when option does (ruff format).
+	whenSub []string
+	// keyValues are operand keys whose value is a file written (dd's
+	// of=FILE).
+	keyValues []string
+	// local: an operand that names another host (host:path) is not
+	// written here (rsync, scp); atLeast: nothing is written with fewer
+	// operands than this (rsync SRC only lists it).
+	local   bool
+	atLeast int
+	// moves are options with which the operands not written are moved
+	// away, deleted as trees (rsync --remove-source-files, zip -m).
+	moves []string
 }
 
 // wrapSide is how a wrapper finds the command it runs.
@@ -191,9 +208,9 @@ var programTable = [...]progSpec{
 			{command: "sed -i.bak -e s/a/b/ x y", writes: "x y"}, {command: "sed --in-place=.orig 's/a/b/' f", writes: "f"}, {command: "sed --in-pl s/a/b/ f", writes: "f"}, {command: "sed --expr=s/a/b/ --in f", writes: "f"}, {command: "sed -n 'w out.txt' in.txt", reads: "in.txt", writes: "out.txt"}}},
 	{names: []string{"awk", "gawk", "mawk", "nawk"}, role: rdScript, short: "fvFiE", long: []string{"file", "assign", "field-separator", "include", "load", "exec"},
 		valueReads: []string{"-f", "--file"}, quiet: []string{"-i inplace", "--include=inplace"},
-		write: writeSide{kind: wkCustom},
+		write: writeSide{kind: wkOperands, when: []string{"-i inplace", "--include=inplace"}, skip: 1, skipUnless: []string{"-f", "--file"}},
 		examples: []example{{command: "awk '{print}' .env", reads: ".env"}, {command: "awk -F= -v x=1 '{print $2}' a", reads: "a"}, {command: "awk -f prog.awk data", reads: "prog.awk data"},
-			{command: "gawk -i inplace '{print}' a b", writes: "a b"}}},
+			{command: "gawk -i inplace '{print}' a b", writes: "a b"}, {command: "gawk -i inplace -f prog.awk a", writes: "a"}, {command: "gawk --include=inplace 1 x", writes: "x"}}},
 	{names: []string{"jq", "gojq", "jaq"}, role: rdScript, short: "f", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent", "from-file"},
 		valueReads: []string{"-f", "--from-file"}, write: writeSide{kind: wkNone},
 		examples: []example{{command: "jq .token creds.json", reads: "creds.json"}, {command: "jq --arg k v '.[$k]' a.json", reads: "a.json"}}},
@@ -224,16 +241,16 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "ln -s .env e", reads: ".env>e", writes: "e"}, {command: "ln a b", reads: "a>b", writes: "a b"}, {command: "ln -sf ../x", writes: "x"}, {command: "ln --sym .env e", reads: ".env>e", writes: "e"}}},
 	{names: []string{"link"}, role: rdCopy, write: writeSide{kind: wkOperands},
 		examples: []example{{command: "link a b", reads: "a>b", writes: "a b"}}},
-	{names: []string{"scp", "rcp"}, role: rdCopy, short: "cFiJlLoPS", write: writeSide{kind: wkCustom, op: "scp cp"},
+	{names: []string{"scp", "rcp"}, role: rdCopy, short: "cFiJlLoPS", write: writeSide{kind: wkLast, op: "scp cp", treeAll: true, local: true, atLeast: 2},
 		examples: []example{{command: "scp .env host:/tmp/", reads: ".env>?"}, {command: "scp host:x .", writes: "tree:."}, {command: "scp -P 22 -i key host:a out", writes: "tree:out"}}},
 	{names: []string{"rsync"}, role: rdCopy, short: "eBfT", long: []string{"rsh", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "chmod", "chown", "rsync-path", "port"},
-		recursive: []string{"-r", "-a", "--recursive", "--archive"}, write: writeSide{kind: wkCustom},
+		recursive: []string{"-r", "-a", "--recursive", "--archive"}, write: writeSide{kind: wkLast, treeAll: true, local: true, atLeast: 2, moves: []string{"--remove-source-files"}},
 		examples: []example{{command: "rsync -a --delete src/ /tmp/mirror/", reads: "tree:src>/tmp/mirror", writes: "tree:/tmp/mirror"}, {command: "rsync -t a b", reads: "a>b", writes: "tree:b"},
 			{command: "rsync x host:y", reads: "x>?"}, {command: "rsync --remove-source-files a b", reads: "a>b", writes: "tree:b tree:a"}}},
 	{names: []string{"rclone"}, long: []string{"config", "exclude", "include", "filter", "transfers", "checkers"}, write: writeSide{kind: wkUnknown},
 		role:     rdCopy,
 		examples: []example{{command: "rclone copy .env remote:x", reads: "copy>? .env>?"}}},
-	{names: []string{"dd"}, role: rdValues, write: writeSide{kind: wkCustom},
+	{names: []string{"dd"}, role: rdValues, write: writeSide{kind: wkNone, keyValues: []string{"of"}},
 		examples: []example{{command: "dd if=.env of=/tmp/x", reads: ".env>/tmp/x", writes: "/tmp/x"}, {command: "dd if=id_rsa", reads: "id_rsa"},
 			{command: "dd if=/dev/zero of=disk.img count=1", reads: "/dev/zero>disk.img", writes: "disk.img"}}},
 
@@ -244,7 +261,7 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "tar czf out.tgz .env src", reads: "tree:.env tree:src", writes: "out.tgz"}, {command: "tar -cf - .ssh", reads: "tree:.ssh"},
 			{command: "tar -xzf a.tgz", writes: "tree:."}, {command: "tar tf a.tar"}, {command: "tar -xf a.tar -C /tmp/x", writes: "tree:/tmp/x"}}},
 	{names: []string{"zip"}, role: rdArchive, short: "bnPtiZO", long: []string{"password", "exclude", "include", "output-file"}, recursive: []string{"-r", "-R", "--recurse-paths"},
-		write: writeSide{kind: wkCustom},
+		write: writeSide{kind: wkFirst, values: []string{"-O", "--output-file"}, moves: []string{"-m", "--move"}},
 		examples: []example{{command: "zip out.zip .env", reads: ".env", writes: "out.zip"}, {command: "zip -r out.zip secrets", reads: "tree:secrets", writes: "out.zip"},
 			{command: "zip -m out.zip a b", reads: "a b", writes: "out.zip tree:a tree:b"}, {command: "zip -O new.zip old.zip x", reads: "x", writes: "old.zip new.zip"}}},
 	{names: []string{"7z", "7za", "7zr", "rar", "unrar"}, role: rdArchive, write: writeSide{kind: wkCustom},
@@ -325,15 +342,27 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "gofmt -l .", reads: ""}, {command: "gofmt -w src", writes: "tree:src"}, {command: "gofmt -w", writes: "tree:."}, {command: "shfmt -i 2 -w x.sh", writes: "tree:x.sh"}}},
 	{names: []string{"clang-format"}, write: writeSide{kind: wkOperands, when: []string{"-i"}},
 		examples: []example{{command: "clang-format -i a.c b.c", writes: "a.c b.c"}, {command: "clang-format a.c"}}},
-	{names: []string{"prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint"}, write: writeSide{kind: wkCustom},
-		examples: []example{{command: "prettier --write src", writes: "tree:src"}, {command: "prettier --check src"}, {command: "black .", writes: "tree:."}, {command: "ruff format", writes: "tree:."},
-			{command: "ruff check src"}, {command: "eslint --fix src", writes: "tree:src"}}},
+	// Formatters and fixers: in place, every operand as a tree (the
+	// directory they run in without one), unless they only report.
+	{names: []string{"prettier", "eslint", "autopep8"}, write: writeSide{kind: wkOperands, op: "", treeAll: true, dot: true,
+		when: []string{"--write", "--fix", "--in-place", "-w", "-i"}, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "prettier --write src", writes: "tree:src"}, {command: "prettier --check src"}, {command: "prettier -w", writes: "tree:."},
+			{command: "eslint --fix src", writes: "tree:src"}, {command: "eslint src"}, {command: "autopep8 -i a.py", writes: "tree:a.py"}}},
+	{names: []string{"black", "rustfmt"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "black .", writes: "tree:."}, {command: "black --check ."}, {command: "rustfmt src/main.rs", writes: "tree:src/main.rs"}}},
+	{names: []string{"isort"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, unless: []string{"-c", "--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "isort src", writes: "tree:src"}, {command: "isort -c src"}}},
+	{names: []string{"ruff", "biome", "dprint"}, write: writeSide{kind: wkOperands, treeAll: true, dot: true, skip: 1, whenSub: []string{"format", "fmt"},
+		when: []string{"--write", "--fix", "--in-place", "-w", "-i"}, unless: []string{"--check", "--diff", "--check-only", "--dry-run"}},
+		examples: []example{{command: "ruff format", writes: "tree:."}, {command: "ruff check src"}, {command: "ruff check --fix src", writes: "tree:src"},
+			{command: "ruff format --check ."}, {command: "biome format --write src", writes: "tree:src"}, {command: "dprint fmt", writes: "tree:."}}},
 	{names: []string{"emacs", "emacsclient"}, short: "flLe", long: []string{"funcall", "load", "eval", "execute", "directory", "script", "file", "visit", "insert"}, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "emacs --batch a.el -f save-buffer", writes: "a.el"}, {command: "emacs a.txt"}}},
 	{names: []string{"ed", "ex", "red"}, short: "p", write: writeSide{kind: wkOperands},
 		examples: []example{{command: "ed -s a.txt < script.ed", reads: "script.ed", writes: "a.txt"}}},
-	{names: []string{"vim", "vi", "nvim"}, short: "cSuUiTwW", write: writeSide{kind: wkCustom},
-		examples: []example{{command: "vim -c 'wq' a.txt", writes: "a.txt"}, {command: "vim a.txt"}, {command: "vim -es a.txt < script", reads: "script", writes: "a.txt"}}},
+	{names: []string{"vim", "vi", "nvim"}, short: "cSuUiTwW", write: writeSide{kind: wkOperands, when: []string{"-c", "-S", "-s", "-W", "-w", "-e", "-E"}},
+		examples: []example{{command: "vim -c 'wq' a.txt", writes: "a.txt"}, {command: "vim a.txt"}, {command: "vim -es a.txt < script", reads: "script", writes: "a.txt"},
+			{command: "nvim -S fix.vim a b", writes: "a b"}, {command: "vi -R a.txt"}}},
 
 	// Tools with outputs of their own.
 	{names: []string{"gpg", "gpg2", "pandoc"}, short: "o", long: []string{"output"}, write: writeSide{kind: wkNone, values: []string{"-o", "--output"}},

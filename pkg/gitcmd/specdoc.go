@@ -138,7 +138,7 @@ func writesDoc(s *progSpec) string {
 	case wkUnknown:
 		return "not modelled: a gate fails closed when it names a guarded file"
 	case wkNone:
-		if len(w.values) == 0 && len(w.valueTrees) == 0 && !w.dot {
+		if len(w.values) == 0 && len(w.valueTrees) == 0 && !w.dot && len(w.keyValues) == 0 {
 			parts = append(parts, "nothing")
 		}
 	case wkOperands:
@@ -158,8 +158,20 @@ func writesDoc(s *progSpec) string {
 	case wkCustom:
 		parts = append(parts, "computed from its options (writes.go)")
 	}
+	if w.local {
+		parts[len(parts)-1] += " unless it names another host"
+	}
+	if w.atLeast > 1 {
+		parts = append(parts, fmt.Sprintf("nothing with fewer than %d operands", w.atLeast))
+	}
+	for _, k := range w.keyValues {
+		parts = append(parts, "the file of "+k+"=FILE")
+	}
 	if len(w.values) > 0 {
 		parts = append(parts, "the files of "+strings.Join(w.values, " "))
+	}
+	if len(w.moves) > 0 {
+		parts = append(parts, "the other operands, deleted as trees, with "+strings.Join(w.moves, " "))
 	}
 	if len(w.valueTrees) > 0 {
 		parts = append(parts, "the directories of "+strings.Join(w.valueTrees, " ")+" as trees")
@@ -175,7 +187,13 @@ func writesDoc(s *progSpec) string {
 	} else if len(w.trees) > 0 {
 		parts = append(parts, "as trees with "+strings.Join(w.trees, " "))
 	}
-	if len(w.when) > 0 {
+	if len(w.skipUnless) > 0 {
+		parts = append(parts, "the first operand too with "+strings.Join(w.skipUnless, " "))
+	}
+	switch {
+	case len(w.when) > 0 && len(w.whenSub) > 0:
+		parts = append(parts, "only with "+strings.Join(w.when, " ")+" or the subcommand "+strings.Join(w.whenSub, " or "))
+	case len(w.when) > 0:
 		parts = append(parts, "only with "+strings.Join(w.when, " "))
 	}
 	if len(w.unless) > 0 {

@@ -96,6 +96,13 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 	if c := canonArgs(s, args[1:]); c != nil {
 		args = append([]Word{args[0]}, c...)
 	}
+	for _, t := range args[1:] {
+		for _, k := range s.write.keyValues {
+			if v, ok := strings.CutPrefix(t.Value, k+"="); ok {
+				w.addWrite(Word{Value: v, Dynamic: t.Dynamic}, name, sc, idx, false) // dd of=
+			}
+		}
+	}
 	switch s.write.kind {
 	case wkUnknown, wkNone:
 		if len(s.write.values) == 0 && len(s.write.valueTrees) == 0 && len(s.write.dotWhen) == 0 && !s.write.dot {
@@ -112,23 +119,31 @@ func (w *walker) commandWrites(args []Word, sc scope, idx int) {
 func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx int) {
 	ws := &s.write
 	p := parseArgs(rest, s)
-	if len(ws.when) > 0 && !p.has(ws.when...) || len(ws.unless) > 0 && p.has(ws.unless...) {
+	sub := len(ws.whenSub) > 0 && len(p.operands) > 0 && p.operands[0].Dynamic == "" && contains(ws.whenSub, p.operands[0].Value)
+	if len(ws.when) > 0 && !sub && !p.has(ws.when...) || len(ws.unless) > 0 && p.has(ws.unless...) {
 		return
 	}
 	op := ws.op
-	switch {
-	case op == "" && len(ws.when) > 0:
-		op = name + " " + ws.when[0] // gofmt -w
-	case op == "":
+	if op == "" {
 		op = name
+		for _, o := range ws.when {
+			if p.has(o) {
+				op = name + " " + o // gofmt -w, eslint --fix
+				break
+			}
+		}
 	}
 	tree := ws.treeAll || len(ws.trees) > 0 && p.has(ws.trees...)
 	n := len(w.a.Writes)
 	ops := p.operands
+	if len(ops) < ws.atLeast {
+		return
+	}
+	var rest2 []Word // the operands not written, which moves delete
 	switch ws.kind {
 	case wkOperands:
 		skip := ws.skip
-		if skip > 0 && p.has("--reference") {
+		if skip > 0 && (p.has("--reference") || len(ws.skipUnless) > 0 && p.has(ws.skipUnless...)) {
 			skip = 0
 		}
 		if skip > 0 && ws.modeChars != "" {
@@ -141,16 +156,24 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 		}
 		ops = ops[min(skip, len(ops)):]
 	case wkFirst:
-		ops = ops[:min(1, len(ops))]
+		ops, rest2 = ops[:min(1, len(ops))], ops[min(1, len(ops)):]
 	case wkSecond:
 		ops = ops[min(1, len(ops)):min(2, len(ops))]
 	case wkLast:
-		ops = ops[max(0, len(ops)-1):]
+		ops, rest2 = ops[max(0, len(ops)-1):], ops[:max(0, len(ops)-1)]
 	default:
 		ops = nil
 	}
 	for _, t := range ops {
+		if ws.local && t.Dynamic == "" && strings.Contains(t.Value, ":") {
+			continue // another host's
+		}
 		w.addWrite(t, op, sc, idx, tree)
+	}
+	if len(ws.moves) > 0 && p.has(ws.moves...) {
+		for _, t := range rest2 {
+			w.addWrite(t, name+" "+ws.moves[0], sc, idx, true)
+		}
 	}
 	for _, o := range p.opts {
 		files, trees := contains(ws.values, o.name), contains(ws.valueTrees, o.name)
@@ -284,51 +307,12 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 			}
 			add(out, name+" "+flag, true)
 		}
-	case "dd":
-		for _, a := range rest {
-			if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				add(Word{Value: v, Dynamic: a.Dynamic}, "dd", false)
-			}
-		}
-	case "rsync":
-		o := parseOpts(rest, s.short, s.long)
-		if len(o.operands) >= 2 {
-			dest := o.operands[len(o.operands)-1]
-			if !strings.Contains(dest.Value, ":") {
-				add(dest, "rsync", true)
-			}
-		}
-		if o.has(0, "--remove-source-files") {
-			for _, t := range o.operands[:max(0, len(o.operands)-1)] {
-				add(t, "rsync --remove-source-files", true)
-			}
-		}
 	case "tar", "bsdtar", "gtar":
 		w.tarWrites(s, rest, sc, idx)
 	case "patch":
 		w.patchWrites(s, rest, sc, idx)
 	case "apply_patch", "applypatch":
 		w.patchText(sc, idx, "apply_patch", 0, "")
-	case "prettier", "eslint", "black", "rustfmt", "autopep8", "isort", "ruff", "biome", "dprint":
-		o := parseOpts(rest, s.short, s.long)
-		fix := name == "black" || name == "rustfmt" || name == "isort" || o.has(0, "--write", "--fix", "--in-place") || o.has('w') || o.has('i')
-		if o.has(0, "--check", "--diff", "--check-only", "--dry-run") || name == "isort" && o.has('c') {
-			fix = false // reports only
-		}
-		ops := o.operands
-		if name == "ruff" || name == "biome" || name == "dprint" {
-			if len(ops) > 0 && (ops[0].Value == "format" || ops[0].Value == "fmt") {
-				fix = true
-			}
-			if len(ops) > 0 {
-				ops = ops[1:]
-			}
-		}
-		if fix {
-			for _, t := range defaultDot(ops) {
-				add(t, name, true)
-			}
-		}
 	case "find":
 		w.findWrites(rest, sc, idx)
 	case "gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress", "brotli":
@@ -353,24 +337,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 				if ext := filepath.Ext(t.Value); ext != "" {
 					add(Word{Value: strings.TrimSuffix(t.Value, ext), Glob: t.Glob}, name+" -d", false)
 				}
-			}
-		}
-	case "awk", "gawk":
-		// gawk -i inplace (or --include=inplace) rewrites its files.
-		o := parseOpts(rest, s.short, s.long)
-		inPlace := false
-		for _, k := range []string{"-i", "--include"} {
-			for _, v := range o.values[k] {
-				inPlace = inPlace || strings.HasPrefix(v.Value, "inplace")
-			}
-		}
-		files := o.operands
-		if _, ok := o.value("-f", "--file"); !ok && len(files) > 0 {
-			files = files[1:] // the program
-		}
-		if inPlace {
-			for _, t := range files {
-				add(t, name+" -i inplace", false)
 			}
 		}
 	case "emacs", "emacsclient":
@@ -409,33 +375,16 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 		} else if !logs { // the typescript, unless a log option names it
 			add(Word{Value: "typescript"}, "script", false)
 		}
-	case "scp", "rcp", "docker", "podman", "kubectl":
+	case "docker", "podman", "kubectl":
 		// cp between hosts or containers: a local destination is written.
 		ops := parseOpts(rest, s.short, s.long).operands
-		if name != "scp" && name != "rcp" {
-			if len(ops) == 0 || ops[0].Value != "cp" {
-				break
-			}
-			ops = ops[1:]
+		if len(ops) == 0 || ops[0].Value != "cp" {
+			break
 		}
+		ops = ops[1:]
 		if len(ops) >= 2 {
 			if dest := ops[len(ops)-1]; dest.Dynamic != "" || !strings.Contains(dest.Value, ":") {
 				add(dest, name+" cp", true)
-			}
-		}
-	case "zip":
-		// zip ARCHIVE FILES: the archive (or -O's) is written; -m moves
-		// the files into it, deleting them.
-		o := parseOpts(rest, s.short, s.long)
-		if len(o.operands) > 0 {
-			add(o.operands[0], "zip", false)
-		}
-		if v, ok := o.value("-O", "--output-file"); ok {
-			add(v, "zip -O", false)
-		}
-		if o.has('m', "--move") && len(o.operands) > 1 {
-			for _, t := range o.operands[1:] {
-				add(t, "zip -m", true)
 			}
 		}
 	case "cpio", "7z", "7za", "7zr", "rar", "unrar", "ar", "jar":
@@ -476,13 +425,6 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 			}
 		}
 		add(out, name+" x", true)
-	case "vim", "vi", "nvim":
-		o := parseOpts(rest, s.short, s.long)
-		if _, ok := o.value("-c", "-S", "-s", "-W", "-w"); ok || o.has('e') || o.has('E') || strings.Contains(o.short, "es") {
-			for _, t := range o.operands {
-				add(t, name, false)
-			}
-		}
 	}
 }
 
