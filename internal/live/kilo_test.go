@@ -39,13 +39,14 @@ func (c *Consumer) kiloConfig(t *testing.T, srv *modelserver.Server, model strin
 // and session services) are pointed at the scripted server on loopback,
 // which answers them 404 at once, and KILO_TELEMETRY_LEVEL=off (read
 // before the config) keeps its PostHog client from starting: nothing
-// leaves the machine but the registry look-up of its plugin package, and
-// nothing waits on a network that is not there. Traced (strace -e
+// leaves the machine but a look-up at the npm registry, and nothing
+// waits on a network that is not there. Traced (strace -e
 // connect,sendmmsg), Kilo Code 7.7.7 with telemetry on resolves
 // us.i.posthog.com and opens an HTTPS connection to it besides the
-// registry's; that was the connection held open by the runs that did not
-// exit after a denied call (seen before telemetry was switched off, not
-// reproduced in three runs since).
+// registry's: the one connection beyond loopback, so the one the runs
+// that did not exit after a denied call held. The hang itself did not
+// recur in three runs with telemetry on; with it off there is nothing
+// left to wait on.
 func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, dir, prompt string) opencodeSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
