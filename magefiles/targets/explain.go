@@ -50,13 +50,9 @@ func (w world) explain(command, cwd, harnessName string) error {
 	if err := branchguard.ExplainModel(w.stdout, in, harnessName); err != nil {
 		return failure(err)
 	}
-	agent := hook.ClaudeCode
-	if harnessName != "" && harnessName != "claude" {
-		h, ok := harness.Hook(harnessName)
-		if !ok {
-			return usage(fmt.Errorf("unknown harness %q; use %s", harnessName, strings.Join(harness.Names(), ", ")))
-		}
-		agent = h
+	agent, ok := harness.Hook(harnessName)
+	if !ok {
+		return usage(fmt.Errorf("unknown harness %q; use %s", harnessName, strings.Join(harness.Names(), ", ")))
 	}
 	verdicts, err := w.gateVerdicts(command, dir, agent)
 	if err != nil {

@@ -34,6 +34,7 @@ func cline() Harness {
 	return Harness{
 		Name:           "cline",
 		Client:         "Cline",
+		Program:        "cline",
 		File:           ".clinerules/hooks",
 		Layout:         Scripts,
 		CommandKey:     "command",

@@ -252,3 +252,31 @@ func TestClineDenyKeepsTheTask(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeFactsAreProperties: what the hooks say differently to Claude
+// Code comes from its harness value: the EnterWorktree tool in the
+// session note, MCP responses read as text, hook.ClaudeCode as its
+// protocol; another harness gets none of them.
+func TestClaudeFactsAreProperties(t *testing.T) {
+	create := "go tool mage worktree:create <name> and work in the directory it prints"
+	for _, tt := range []struct {
+		name     string
+		enter    bool
+		mcpText  bool
+		protocol bool
+	}{
+		{"", true, true, true}, {"claude", true, true, true}, {"codex", false, false, false}, {"cline", false, false, false}, {"nosuch", false, false, false},
+	} {
+		way := harness.SessionWayOutOf(tt.name, create)
+		if strings.Contains(way, "EnterWorktree") != tt.enter || !strings.HasSuffix(way, create) {
+			t.Errorf("%q: session way out %q", tt.name, way)
+		}
+		if harness.MCPTextResponseOf(tt.name) != tt.mcpText {
+			t.Errorf("%q: MCPTextResponseOf = %v", tt.name, !tt.mcpText)
+		}
+		p, ok := harness.Hook(tt.name)
+		if ok && (p == hook.ClaudeCode) != tt.protocol {
+			t.Errorf("%q: Hook gives %v", tt.name, p)
+		}
+	}
+}

@@ -18,6 +18,7 @@ func kilo() Harness {
 	return Harness{
 		Name:         "kilo",
 		Client:       "Kilo Code",
+		Program:      "kilo",
 		File:         ".kilo/plugins/magehook.js",
 		Layout:       Plugin,
 		Plugin:       openCodePluginFor("kilo"),
