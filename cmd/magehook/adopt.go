@@ -194,7 +194,7 @@ func adopt(o options) error {
 // teammateInstall is the install a teammate runs up front: the same
 // harness as this one (hook:install alone wires Claude Code).
 func teammateInstall(mage, name string) string {
-	if name == "claude" {
+	if h, ok := harness.Lookup(name); ok && h.IsClaude() {
 		return mage + " hook:install"
 	}
 	return mage + " hook:install -harness=" + name

@@ -115,7 +115,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o options
 	enable := fs.String("enable", "", "handlers to enable, comma-separated (default: ask on a terminal, else "+strings.Join(defaultHandlers, ",")+")")
 	fs.StringVar(&o.Replace, "replace", "", "a local copy of magehook to use through a go.mod replace (until the module is published)")
-	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: claude, codex, copilot, cursor, gemini, opencode or all")
+	fs.StringVar(&o.Harness, "harness", "claude", "the agent to wire: "+strings.Join(harness.Names(), ", ")+" or all")
 	fs.BoolVar(&o.DryRun, "dryrun", false, "print every step and write nothing")
 	fs.BoolVar(&o.NoInstall, "noinstall", false, "stop before go tool mage hook:install")
 	fs.BoolVar(&o.User, "user", false, "protect you in every repository without changing any (undo: magehook uninstall -user)")

@@ -162,7 +162,7 @@ func Success(event, agent string, p *payload.Payload) (ok, reported bool) {
 		}
 		return false, false
 	}
-	if strings.HasPrefix(p.ToolName, "mcp__") && (agent == "" || agent == "claude") && len(resp) > 0 && resp[0] != '{' {
+	if strings.HasPrefix(p.ToolName, "mcp__") && harness.MCPTextResponseOf(agent) && len(resp) > 0 && resp[0] != '{' {
 		// Claude Code sends a failed MCP call to PostToolUseFailure; on
 		// PostToolUse an MCP tool's tool_response is the server's text (a
 		// string) or its content blocks: a success unless the result

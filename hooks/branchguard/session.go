@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
+	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
 )
@@ -67,9 +68,6 @@ func SessionContext(c *hook.Call) (string, error) {
 		typed = buildinfo.Typed(c.Config.Root(), bin.Abs())
 	}
 	create := typed + " worktree:create <name> and work in the directory it prints"
-	way := "move the work to a worktree on its own branch: " + create
-	if c.Harness == "" || c.Harness == "claude" {
-		way = "move the work to a worktree on its own branch: use the EnterWorktree tool (a session of its own: claude --worktree <name>), or run " + create
-	}
+	way := harness.SessionWayOutOf(c.Harness, create)
 	return fmt.Sprintf("This session starts in %s on branch %s, which the repository's branch policy (branchguard) protects: edits, file writes and commits in this checkout are denied. Before the first change, %s. Reading, building and testing here are fine.", r.Root, r.Branch, way), nil
 }

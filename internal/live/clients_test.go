@@ -1,6 +1,7 @@
 package live
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -51,5 +52,21 @@ func TestABinWithASlashIsAPathUnderNodeModules(t *testing.T) {
 	c := Client{Name: "droid", Package: "@factory/cli-linux-x64", Version: "0.225.2", Bin: "@factory/cli-linux-x64/bin/droid"}
 	if got, want := c.Path(), "/cache/@factory/cli-linux-x64@0.225.2/node_modules/@factory/cli-linux-x64/bin/droid"; got != want {
 		t.Errorf("Path = %s, want %s", got, want)
+	}
+}
+
+// TestAHarnessProgramIsThePinnedCommand: the program a harness names (the
+// shipper asks it for the client's version) is the command its pinned
+// package installs.
+func TestAHarnessProgramIsThePinnedCommand(t *testing.T) {
+	cs, err := Clients()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		h, _ := harness.Lookup(c.Name)
+		if got, want := h.Program, path.Base(c.Bin); got != want {
+			t.Errorf("%s: Program = %q, but %s installs %q", c.Name, got, ClientsFile, want)
+		}
 	}
 }

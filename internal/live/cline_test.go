@@ -116,11 +116,12 @@ func clineEdit() modelserver.Call {
 
 // TestClineGuardsMainInAFreshClone: a clone of a repository with the
 // committed .clinerules/hooks has no bin/magehook; the first PreToolUse
-// builds it. On main the commit and the edit are cancelled before they
-// run and nothing moves — Cline's cancel aborts the whole task, so each is
-// a task of its own, and the reason reaches neither the model nor the
-// user (the CLI reports "aborted by another client"); on a feature branch the commit and the edit happen, and
-// formatter's PostToolUse context reaches the model.
+// builds it. On main the commit and the edit are blocked before they run
+// and nothing moves: the answer nulls the call's input, so Cline's own
+// tool fails it ("Invalid input"), and the reason reaches the model as the
+// hook's context while the task goes on to its end; on a feature branch
+// the commit and the edit happen, and formatter's PostToolUse context
+// reaches the model.
 func TestClineGuardsMainInAFreshClone(t *testing.T) {
 	cl := requireClient(t, "cline")
 	t.Parallel()
@@ -147,14 +148,11 @@ func TestClineGuardsMainInAFreshClone(t *testing.T) {
 			if after := c.head(t, clone, "HEAD"); after != before || strings.Contains(read(t, filepath.Join(clone, "README.md")), "edited") {
 				t.Errorf("main moved or README changed: %s -> %s\n%s", before, after, s.Out)
 			}
-			if !strings.Contains(s.Out, `"finishReason":"aborted"`) {
-				t.Errorf("the task was not cancelled\n%s", s.Out)
+			if !strings.Contains(s.Out, `"finishReason":"completed"`) {
+				t.Errorf("the task did not go on to its end after the block\n%s", s.Out)
 			}
-			if srv.Reached(step.want) {
-				t.Errorf("the reason reached the model: Cline's cancel was expected to end the task\n%s", srv.Dump())
-			}
-			if strings.Contains(s.Out, step.want) {
-				t.Logf("Cline now shows the reason: the harness table's note is out of date")
+			if !srv.Reached(step.want) {
+				t.Errorf("%q did not reach the model\n%s\n%s", step.want, srv.Dump(), s.Out)
 			}
 		})
 	}
@@ -209,8 +207,8 @@ func clineTool(event, name string) func(Record) bool {
 }
 
 // TestClineMisspeltToolingrcClosesTheGates: a .toolingrc with a misspelt
-// gate key cancels the commit on main and main does not move; the hook's
-// answer names the line (Cline itself shows the reason nowhere).
+// gate key blocks the commit on main and main does not move; the reason,
+// naming the line, reaches the model and the task goes on to its end.
 func TestClineMisspeltToolingrcClosesTheGates(t *testing.T) {
 	cl := requireClient(t, "cline")
 	t.Parallel()
@@ -229,20 +227,11 @@ func TestClineMisspeltToolingrcClosesTheGates(t *testing.T) {
 	if after := c.head(t, c.Dir, "HEAD"); after != before {
 		t.Errorf("main moved with a misspelt .toolingrc: %s -> %s\n%s", before, after, s.Out)
 	}
-	if !strings.Contains(s.Out, `"finishReason":"aborted"`) {
-		t.Errorf("the task was not cancelled\n%s", s.Out)
+	if !strings.Contains(s.Out, `"finishReason":"completed"`) {
+		t.Errorf("the task did not go on to its end after the block\n%s", s.Out)
 	}
-	// Cline shows the reason nowhere: the hook's answer to the payload it
-	// was sent, run again as Cline runs it, carries it.
-	pre := Of(c.Records(t), "PreToolUse")
-	if len(pre) == 0 {
-		t.Fatalf("no PreToolUse was recorded\n%s", s.Out)
-	}
-	cmd := exec.Command("sh", filepath.Join(c.Dir, ".clinerules", "hooks", "PreToolUse"))
-	cmd.Dir, cmd.Env, cmd.Stdin = c.Dir, c.Env, strings.NewReader(string(pre[0].Raw))
-	answer, _ := cmd.Output()
-	if !strings.Contains(string(answer), `"cancel":true`) || !strings.Contains(string(answer), "hook.enabel: unknown key; did you mean hook.enable?") {
-		t.Errorf("the hook's answer is not a cancel naming the misspelt key: %s", answer)
+	if !srv.Reached("hook.enabel: unknown key; did you mean hook.enable?") {
+		t.Errorf("the configuration error did not reach the model\n%s\n%s", srv.Dump(), s.Out)
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // file, what makes it run a project's hooks and what switches them off,
 // which of the events magehook's handlers answer it gates (a deny
 // blocks), which it only observes (a deny cannot block there), and which
-// it does not have at all.
+// it does not have at all; then a row per agent CLI examined and not
+// wired (harness.UnwiredClients), with why.
 func HarnessTable() (string, error) {
 	clients, err := Clients()
 	if err != nil {
@@ -87,6 +88,9 @@ func HarnessTable() (string, error) {
 			file += "none known)"
 		}
 		b.WriteString("| " + strings.Join([]string{name, v, file, cell(trust), list(gated), list(observed), list(missing)}, " | ") + " |\n")
+	}
+	for _, u := range harness.UnwiredClients() {
+		b.WriteString("| — (" + u.Client + ") | not wired (" + u.Package + " " + u.Version + " read from its package): " + cell(u.Why) + " | — | — | — | — | — |\n")
 	}
 	return b.String(), nil
 }

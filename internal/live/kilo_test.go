@@ -16,17 +16,20 @@ import (
 
 // kiloConfig points Kilo Code at the scripted model through the
 // OpenAI-compatible provider it inherits from OpenCode, edits and shell
-// allowed.
+// allowed, and switches off its PostHog telemetry (on unless
+// experimental.openTelemetry is false), which otherwise sends to
+// us.i.posthog.com.
 func (c *Consumer) kiloConfig(t *testing.T, srv *modelserver.Server, model string) {
 	t.Helper()
 	cfg := map[string]any{
 		"provider": map[string]any{"live": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "live",
 			"options": map[string]any{"baseURL": srv.URL + "/v1", "apiKey": "x"},
 			"models":  map[string]any{model: map[string]any{"name": model}}}},
-		"model":      "live/" + model,
-		"permission": map[string]any{"edit": "allow", "bash": "allow"},
-		"autoupdate": false,
-		"share":      "disabled",
+		"model":        "live/" + model,
+		"permission":   map[string]any{"edit": "allow", "bash": "allow"},
+		"autoupdate":   false,
+		"share":        "disabled",
+		"experimental": map[string]any{"openTelemetry": false},
 	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	write(t, c.Home, ".config/kilo/kilo.json", string(b))
@@ -34,8 +37,16 @@ func (c *Consumer) kiloConfig(t *testing.T, srv *modelserver.Server, model strin
 
 // kilo runs kilo run in dir. Its own services (api.kilo.ai, the event
 // and session services) are pointed at the scripted server on loopback,
-// which answers them 404 at once: nothing leaves the machine, and nothing
-// waits on a network that is not there.
+// which answers them 404 at once, and KILO_TELEMETRY_LEVEL=off (read
+// before the config) keeps its PostHog client from starting: nothing
+// leaves the machine but a look-up at the npm registry, and nothing
+// waits on a network that is not there. Traced (strace -e
+// connect,sendmmsg), Kilo Code 7.7.7 with telemetry on resolves
+// us.i.posthog.com and opens an HTTPS connection to it besides the
+// registry's: the one connection beyond loopback, so the one the runs
+// that did not exit after a denied call held. The hang itself did not
+// recur in three runs with telemetry on; with it off there is nothing
+// left to wait on.
 func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, dir, prompt string) opencodeSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -47,7 +58,7 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, d
 		"XDG_DATA_HOME="+filepath.Join(c.Home, ".local/share"), "XDG_CACHE_HOME="+filepath.Join(c.Home, ".cache"),
 		"KILO_DISABLE_MODELS_FETCH=true", "KILO_DISABLE_AUTOUPDATE=true", "KILO_DISABLE_SHARE=true", "KILO_DISABLE_LSP_DOWNLOAD=true",
 		"KILO_DISABLE_CODEBASE_INDEXING=true", "KILO_DISABLE_SESSION_INGEST=true", "KILO_DISABLE_PRESENCE=true",
-		"KILO_DISABLE_CHANNEL_DB=true", "KILO_DISABLE_EMBEDDED_WEB_UI=true", "KILO_DISABLE_DEFAULT_PLUGINS=true", "NO_COLOR=1",
+		"KILO_DISABLE_CHANNEL_DB=true", "KILO_DISABLE_EMBEDDED_WEB_UI=true", "KILO_DISABLE_DEFAULT_PLUGINS=true", "KILO_TELEMETRY_LEVEL=off", "NO_COLOR=1",
 		"KILO_API_URL="+srv.URL, "KILO_API_BASE="+srv.URL, "KILO_EVENT_SERVICE_URL="+srv.URL, "KILO_CONSOLE_BASE="+srv.URL)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -58,21 +69,6 @@ func (c *Consumer) kilo(t *testing.T, cl live.Client, srv *modelserver.Server, d
 	return opencodeSession{Out: out.String(), Err: err}
 }
 
-// kiloHangs skips a Kilo scenario unless MAGEHOOK_LIVE_KILO=on: Kilo Code
-// 7.7.7's kilo run, after a tool call its plugin denied, prints the
-// model's closing text and then does not exit (seen for more than 5
-// minutes, busy, with an HTTPS connection open to a host beyond loopback
-// although every KILO_* service URL points at the scripted server); a run
-// with no denied call exits. The gates themselves work: the denies and
-// their reasons are in its output. Until it is understood, the scenarios
-// would cost live:test 10 minutes each and fail.
-func kiloHangs(t *testing.T) {
-	t.Helper()
-	if os.Getenv("MAGEHOOK_LIVE_KILO") != "on" {
-		t.Skip("Kilo Code's kilo run does not exit after a denied tool call (see kiloHangs); MAGEHOOK_LIVE_KILO=on runs the scenarios anyway")
-	}
-}
-
 // TestKiloGuardsMainInAFreshClone: a clone with the committed
 // .kilo/plugins/magehook.js has no bin/magehook; the plugin builds it. On
 // main the commit and the apply_patch of a gpt-* model are denied with the
@@ -80,7 +76,6 @@ func kiloHangs(t *testing.T) {
 // reaches the model; on a feature branch both happen.
 func TestKiloGuardsMainInAFreshClone(t *testing.T) {
 	cl := requireClient(t, "kilo")
-	kiloHangs(t)
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.InstallAndPush(t, "kilo")
@@ -136,7 +131,6 @@ func TestKiloGuardsMainInAFreshClone(t *testing.T) {
 // reaches the model; main does not move.
 func TestKiloMisspeltToolingrcClosesTheGates(t *testing.T) {
 	cl := requireClient(t, "kilo")
-	kiloHangs(t)
 	t.Parallel()
 	c := newConsumer(t, catalogue)
 	c.Install(t, "kilo")

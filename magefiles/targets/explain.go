@@ -52,13 +52,9 @@ func (w world) explain(command, cwd, harnessName string, powershell bool) error 
 	if err := branchguard.ExplainModel(w.stdout, in, harnessName); err != nil {
 		return failure(err)
 	}
-	agent := hook.ClaudeCode
-	if harnessName != "" && harnessName != "claude" {
-		h, ok := harness.Hook(harnessName)
-		if !ok {
-			return usage(fmt.Errorf("unknown harness %q; use %s", harnessName, strings.Join(harness.Names(), ", ")))
-		}
-		agent = h
+	agent, ok := harness.Hook(harnessName)
+	if !ok {
+		return usage(fmt.Errorf("unknown harness %q; use %s", harnessName, strings.Join(harness.Names(), ", ")))
 	}
 	tool := "Bash"
 	if powershell {

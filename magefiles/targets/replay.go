@@ -56,13 +56,9 @@ type replayArgs struct {
 }
 
 func (w world) replay(ctx context.Context, a replayArgs) error {
-	agent := hook.ClaudeCode
-	if a.harness != "" && a.harness != "claude" {
-		h, ok := harness.Hook(a.harness)
-		if !ok {
-			return usage(fmt.Errorf("unknown harness %q; use %s", a.harness, strings.Join(harness.Names(), ", ")))
-		}
-		agent = h
+	agent, ok := harness.Hook(a.harness)
+	if !ok {
+		return usage(fmt.Errorf("unknown harness %q; use %s", a.harness, strings.Join(harness.Names(), ", ")))
 	}
 	data, name, err := w.replayPayload(a.input, a.event, a.tool, a.command, a.file)
 	if err != nil {

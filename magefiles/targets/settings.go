@@ -31,7 +31,7 @@ func (Hook) Install(ctx context.Context,
 	scope *string, // project (default), local or user
 	dryrun *bool, // print the diff, write nothing
 	githook *bool, // also install git's commit-msg hook
-	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+	harness *string, // claude (default), any harness of docs/harnesses.md, or all
 ) error {
 	return osWorld().install(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
 }
@@ -146,7 +146,7 @@ func (Hook) Uninstall(ctx context.Context,
 	scope *string, // project (default), local or user
 	dryrun *bool, // print the diff, write nothing
 	githook *bool, // also remove git's commit-msg hook
-	harness *string, // claude (default), codex, copilot, cursor, gemini, opencode or all
+	harness *string, // claude (default), any harness of docs/harnesses.md, or all
 ) error {
 	return osWorld().uninstall(ctx, installArgs{scope: deref(scope), dryRun: derefBool(dryrun), githook: derefBool(githook), harness: deref(harness)})
 }

@@ -6,18 +6,9 @@ import (
 	"regexp"
 	"runtime/debug"
 	"time"
-)
 
-// clients are the programs whose version names a harness.
-func client(harness string) string {
-	switch harness {
-	case "claude", "codex", "gemini", "copilot", "opencode":
-		return harness
-	case "cursor":
-		return "cursor-agent"
-	}
-	return ""
-}
+	"github.com/magehook/magehook/pkg/harness"
+)
 
 var versionRe = regexp.MustCompile(`\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?`)
 
@@ -25,8 +16,8 @@ var versionRe = regexp.MustCompile(`\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?`)
 // path: the shipper runs it once per harness and run) and keeps the first
 // version number it prints; "" when the client is not on PATH or says
 // nothing in 10 seconds.
-func clientVersion(ctx context.Context, harness string) string {
-	name := client(harness)
+func clientVersion(ctx context.Context, agent string) string {
+	name := harness.ProgramOf(agent)
 	if name == "" {
 		return ""
 	}

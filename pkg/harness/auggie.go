@@ -34,6 +34,7 @@ func auggie() Harness {
 	return Harness{
 		Name:         "auggie",
 		Client:       "Auggie",
+		Program:      "auggie",
 		File:         ".augment/settings.json",
 		Layout:       Grouped,
 		CommandKey:   "command",

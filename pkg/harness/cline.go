@@ -20,10 +20,13 @@ import (
 // run detached, their output unread (the CLI leaves
 // blockingRunStartHooks off), so they observe only. The answer is the last
 // stdout line (or a line "HOOK_CONTROL\t<json>"): cancel true stops the
-// whole task before the tool runs, errorMessage the reason the user is
-// shown — the model does not see it, the task ends — and
-// contextModification is added to the conversation for the model's next
-// request. Cline reads no exit code: a hook that fails, prints nothing or
+// whole task before the tool runs (errorMessage, its reason, reaches
+// neither the model nor the user); overrideInput replaces the call's
+// input; context (or contextModification, or errorMessage without cancel)
+// is added to the conversation for the model's next request. A deny is
+// therefore a null overrideInput, which Cline's own tools reject before
+// running, with the reason as context: the task goes on and the model
+// reads why (renderCline). Cline reads no exit code: a hook that fails, prints nothing or
 // runs past 120 s is logged and the call goes on, so every block, the
 // installed command's own included, is written as the answer
 // (BlocksByAnswer).
@@ -31,6 +34,7 @@ func cline() Harness {
 	return Harness{
 		Name:           "cline",
 		Client:         "Cline",
+		Program:        "cline",
 		File:           ".clinerules/hooks",
 		Layout:         Scripts,
 		CommandKey:     "command",
@@ -43,7 +47,8 @@ func cline() Harness {
 			" and cd into the directory it prints in each command (or start cline there).",
 		Trust: "Cline runs every hook file of the workspace's .clinerules/hooks (and ~/.cline/hooks) with no review and no switch to turn them off; " +
 			"only PreToolUse and PostToolUse answers are read, the other hooks run detached. " +
-			"A deny is a cancel: the call does not run, but the whole task ends (\"aborted by another client\") and the reason reaches neither the model nor the user; " +
+			"A deny of one of Cline's own tools replaces the call's input with null (overrideInput), which the tool rejects before it runs, and hands the reason to the model as the hook's context: the task goes on; " +
+			"a deny of any other tool (an MCP server's, which would run with {}) is a cancel, which ends the task with the reason shown to no one; " +
 			"a hook that runs past Cline's 120 s is skipped and the call goes on.",
 		events: func() []Name {
 			return []Name{{"TaskStart", "SessionStart"}, {"UserPromptSubmit", "UserPromptSubmit"}, {"PreToolUse", "PreToolUse"},
@@ -129,9 +134,31 @@ func normalizeCline(h *Harness, m map[string]any, _ string) {
 	}
 }
 
-// renderCline writes Cline's answer: cancel with errorMessage for a deny
-// (and an ask: Cline cannot ask, so the gate holds), contextModification
-// for context. Only PreToolUse and PostToolUse answers are read.
+// clineChecksInput reports whether tool (a common name) is one of
+// Cline's own tools, each of which checks its input against its schema
+// before it runs (validateWithZod in @cline/core 3.0.65's execute): those
+// a deny turns into a call with a null input, which fails. Any other tool
+// (an MCP server's gets {} for a null input and would run) is denied by
+// cancelling the task.
+func clineChecksInput(tool string) bool {
+	if tool == "Write" { // the editor without old_text, as normalizeCline names it
+		return true
+	}
+	for _, n := range cline().tools() {
+		if n.Common == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// renderCline writes Cline's answer. A deny (and an ask: Cline cannot
+// ask, so the gate holds) of one of Cline's own tools is a null
+// overrideInput with the reason as contextModification, which reaches
+// the model with the tool's failure; of any other tool, or of the
+// fail-closed answer that knows no tool, cancel with errorMessage, which
+// ends the task. Context is contextModification. Only PreToolUse and
+// PostToolUse answers are read.
 func renderCline(ev hook.Event, r hook.Result, _ string) hook.Answer {
 	var a hook.Answer
 	top := map[string]any{}
@@ -139,6 +166,13 @@ func renderCline(ev hook.Event, r hook.Result, _ string) hook.Answer {
 	switch r.Decision {
 	case hook.DecisionDeny, hook.DecisionAsk:
 		switch {
+		case ev.Name == "PreToolUse" && clineChecksInput(r.Tool):
+			// The call's input becomes null, which the tool's own schema
+			// check rejects before it runs; the reason goes to the model as
+			// the hook's context, and the task goes on.
+			top["overrideInput"] = nil
+			top["contextModification"] = "magehook blocked this " + r.Tool + " call; it did not run (its input was replaced, so the tool reports invalid input): " +
+				hook.ReasonOrDefault(r.Reason, ev)
 		case ev.Name == "PreToolUse" || ev.Name == "PermissionRequest":
 			top["cancel"] = true
 			top["errorMessage"] = hook.ReasonOrDefault(r.Reason, ev)
@@ -148,6 +182,9 @@ func renderCline(ev hook.Event, r hook.Result, _ string) hook.Answer {
 	}
 	if c := hook.ContextOf(r); c != "" {
 		if read {
+			if blocked, ok := top["contextModification"].(string); ok {
+				c = blocked + "\n\n" + c
+			}
 			top["contextModification"] = c
 		} else {
 			a.Stderr = append(a.Stderr, "magehook: "+ev.Name+": Cline does not read this hook's answer; the context was dropped")

@@ -17,6 +17,7 @@ func codex() Harness {
 	return Harness{
 		Name:         "codex",
 		Client:       "Codex",
+		Program:      "codex",
 		File:         ".codex/hooks.json",
 		UserFile:     ".codex/hooks.json",
 		Layout:       Grouped,

@@ -17,6 +17,7 @@ func copilot() Harness {
 	return Harness{
 		Name:         "copilot",
 		Client:       "Copilot CLI",
+		Program:      "copilot",
 		File:         ".github/hooks/magehook.json",
 		Layout:       Flat,
 		CommandKey:   "bash",

@@ -12,6 +12,7 @@ func cursor() Harness {
 	return Harness{
 		Name:         "cursor",
 		Client:       "Cursor",
+		Program:      "cursor-agent",
 		File:         ".cursor/hooks.json",
 		UserFile:     ".cursor/hooks.json",
 		Layout:       Flat,

@@ -25,6 +25,7 @@ func droid() Harness {
 	return Harness{
 		Name:         "droid",
 		Client:       "Factory Droid",
+		Program:      "droid",
 		File:         ".factory/settings.json",
 		UserFile:     ".factory/settings.json",
 		Layout:       Grouped,

@@ -19,6 +19,7 @@ func gemini() Harness {
 	return Harness{
 		Name:         "gemini",
 		Client:       "Gemini CLI",
+		Program:      "gemini",
 		File:         ".gemini/settings.json",
 		UserFile:     ".gemini/settings.json",
 		Layout:       Grouped,

@@ -129,6 +129,18 @@ type Harness struct {
 	// WayOut is the sentence a deny on a protected branch ends with: how
 	// the model in this harness moves its work to a worktree.
 	WayOut string
+	// SessionWayOut, when set, is the harness's own way to a worktree that
+	// SessionStart's note on a protected branch names before magehook's
+	// worktree:create (Claude Code's EnterWorktree tool).
+	SessionWayOut string
+	// MCPTextResponse: an MCP tool's PostToolUse tool_response is the
+	// server's text or its content blocks, a failed call going to
+	// PostToolUseFailure (Claude Code), so a success unless it says
+	// isError.
+	MCPTextResponse bool
+	// Program is the client's executable, whose --version prints the
+	// client's version ("" when none is known).
+	Program string
 	// OpaqueResponse: a PostToolUse tool_response may be a bare string
 	// that says nothing about whether the tool succeeded (Codex's shell
 	// output), so a handler must not read it as a failure.
@@ -247,6 +259,34 @@ func WayOutOf(name, typed string) string {
 		out = strings.ReplaceAll(out, worktreeCreate, typed+" worktree:create <name>")
 	}
 	return out
+}
+
+// SessionWayOutOf is what SessionStart's note on a protected branch tells
+// the model of a harness named by -harness= to do before the first
+// change: create is magehook's worktree:create as typed in the checkout,
+// with what to do after it.
+func SessionWayOutOf(name, create string) string {
+	way := "move the work to a worktree on its own branch: "
+	if h, ok := Lookup(name); ok && h.SessionWayOut != "" {
+		return way + h.SessionWayOut + ", or run " + create
+	}
+	return way + create
+}
+
+// MCPTextResponseOf reports the MCPTextResponse of a harness named by
+// -harness= ("" is Claude Code).
+func MCPTextResponseOf(name string) bool {
+	h, ok := Lookup(name)
+	return ok && h.MCPTextResponse
+}
+
+// ProgramOf is the Program of a harness named by -harness=.
+func ProgramOf(name string) string {
+	h, ok := Lookup(name)
+	if !ok {
+		return ""
+	}
+	return h.Program
 }
 
 // OpaqueResponseOf reports the OpaqueResponse of a harness named by
@@ -417,11 +457,16 @@ func (h *Harness) NamesEvent(sent, common string) bool {
 	return false
 }
 
-// Hook resolves a -harness= name for the hook binary (hook.Set.Harnesses).
+// Hook resolves a -harness= name for the hook binary (hook.Set.Harnesses);
+// Claude Code's shapes are the common ones, so its protocol is
+// hook.ClaudeCode, which builds no tables.
 func Hook(name string) (hook.Protocol, bool) {
 	h, ok := Lookup(name)
 	if !ok {
 		return nil, false
+	}
+	if h.IsClaude() {
+		return hook.ClaudeCode, true
 	}
 	return h, true
 }

@@ -226,3 +226,57 @@ func TestCopilotAnswersAreFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestClineDenyKeepsTheTask: a deny of one of Cline's own tools nulls the
+// call's input (the tool's schema check fails it) and hands the reason to
+// the model as context, with any other context after it; a deny of a tool
+// that may not check its input (an MCP server's), or one that names no
+// tool (the fail-closed answer), cancels the task.
+func TestClineDenyKeepsTheTask(t *testing.T) {
+	cline, _ := harness.Lookup("cline")
+	withTool := func(r hook.Result, tool string) hook.Result { r.Tool = tool; return r }
+	for _, tt := range []struct {
+		result hook.Result
+		want   string
+	}{
+		{withTool(hook.Deny("protected branch main"), "Bash"),
+			`{"contextModification":"magehook blocked this Bash call; it did not run (its input was replaced, so the tool reports invalid input): protected branch main","overrideInput":null}`},
+		{withTool(hook.Result{Decision: hook.DecisionDeny, Reason: "no", Context: "see CONTRIBUTING"}, "Write"),
+			`{"contextModification":"magehook blocked this Write call; it did not run (its input was replaced, so the tool reports invalid input): no\n\nsee CONTRIBUTING","overrideInput":null}`},
+		{withTool(hook.Deny("no"), "mcp__files__write"), `{"cancel":true,"errorMessage":"no"}`},
+		{hook.Deny("no"), `{"cancel":true,"errorMessage":"no"}`},
+	} {
+		a := cline.Render(hook.MustLookup("PreToolUse"), tt.result)
+		if got := strings.TrimSpace(string(a.Stdout)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.result.Tool, got, tt.want)
+		}
+	}
+}
+
+// TestClaudeFactsAreProperties: what the hooks say differently to Claude
+// Code comes from its harness value: the EnterWorktree tool in the
+// session note, MCP responses read as text, hook.ClaudeCode as its
+// protocol; another harness gets none of them.
+func TestClaudeFactsAreProperties(t *testing.T) {
+	create := "go tool mage worktree:create <name> and work in the directory it prints"
+	for _, tt := range []struct {
+		name     string
+		enter    bool
+		mcpText  bool
+		protocol bool
+	}{
+		{"", true, true, true}, {"claude", true, true, true}, {"codex", false, false, false}, {"cline", false, false, false}, {"nosuch", false, false, false},
+	} {
+		way := harness.SessionWayOutOf(tt.name, create)
+		if strings.Contains(way, "EnterWorktree") != tt.enter || !strings.HasSuffix(way, create) {
+			t.Errorf("%q: session way out %q", tt.name, way)
+		}
+		if harness.MCPTextResponseOf(tt.name) != tt.mcpText {
+			t.Errorf("%q: MCPTextResponseOf = %v", tt.name, !tt.mcpText)
+		}
+		p, ok := harness.Hook(tt.name)
+		if ok && (p == hook.ClaudeCode) != tt.protocol {
+			t.Errorf("%q: Hook gives %v", tt.name, p)
+		}
+	}
+}

@@ -18,6 +18,7 @@ func kilo() Harness {
 	return Harness{
 		Name:         "kilo",
 		Client:       "Kilo Code",
+		Program:      "kilo",
 		File:         ".kilo/plugins/magehook.js",
 		Layout:       Plugin,
 		Plugin:       openCodePluginFor("kilo"),
@@ -27,7 +28,8 @@ func kilo() Harness {
 			", then pass its directory as workdir to bash and edit files under it.",
 		Trust: "Kilo Code loads every plugin in the project's .kilo/plugins (and .kilocode/plugins) at start, with no review; " +
 			"KILO_DISABLE_PROJECT_CONFIG=1 switches project plugins off. " +
-			"Live, the plugin's denies and their reasons reach the run, but kilo run then does not exit (its scenarios run only with MAGEHOOK_LIVE_KILO=on).",
+			"Its PostHog telemetry (us.i.posthog.com) is on unless experimental.openTelemetry is false or KILO_TELEMETRY_LEVEL is not all; " +
+			"the live scenarios switch it off, and then kilo run reaches no host but the npm registry.",
 		events:    func() []Name { return same("SessionStart", "PreToolUse", "PostToolUse") },
 		tools:     func() []Name { return []Name{{"apply_patch", "Edit"}, {"patch", "Edit"}} },
 		normalize: normalizeOpenCode,

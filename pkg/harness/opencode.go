@@ -15,6 +15,7 @@ func opencode() Harness {
 	return Harness{
 		Name:         "opencode",
 		Client:       "OpenCode",
+		Program:      "opencode",
 		File:         ".opencode/plugins/magehook.js",
 		Layout:       Plugin,
 		Plugin:       openCodePlugin,

@@ -22,6 +22,7 @@ func pi() Harness {
 	return Harness{
 		Name:         "pi",
 		Client:       "Pi",
+		Program:      "pi",
 		File:         ".pi/extensions/magehook.js",
 		Layout:       Plugin,
 		Plugin:       piExtension,

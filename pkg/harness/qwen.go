@@ -18,6 +18,7 @@ func qwen() Harness {
 	return Harness{
 		Name:         "qwen",
 		Client:       "Qwen Code",
+		Program:      "qwen",
 		File:         ".qwen/settings.json",
 		UserFile:     ".qwen/settings.json",
 		Layout:       Grouped,

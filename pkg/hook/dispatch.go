@@ -180,7 +180,7 @@ func (d *Dispatcher) prepare(ctx context.Context, eventName string) (*call, int,
 		// names another event never moves the answer to that event.
 		msg := fmt.Sprintf("magehook: hook:%s received a %s payload; the settings entry sends this event to the wrong target (reinstall with go tool mage hook:install)", ev.Target, sent)
 		if ev.Gating() {
-			return nil, d.failClosed(ev, msg+"; a gate does not guess, so the call is blocked"), false
+			return nil, d.failClosed(ev, "", msg+"; a gate does not guess, so the call is blocked"), false
 		}
 		fmt.Fprintln(d.Stderr, msg+"; answering "+ev.Name)
 	}
@@ -347,8 +347,9 @@ func (d *Dispatcher) answer(c *call, o outcome) int {
 	}
 	if len(failed) > 0 {
 		reason := fmt.Sprintf("magehook: %s blocked: gate %s failed, and a failed gate blocks (see %s)", c.ev.Name, strings.Join(failed, ", "), toolingrc.KeyStateDir+"/health.jsonl")
-		return d.failClosed(c.ev, reason)
+		return d.failClosed(c.ev, c.p.ToolName, reason)
 	}
+	merged.Tool = c.p.ToolName
 	return d.write(d.Harness.Render(c.ev, merged))
 }
 
@@ -461,7 +462,7 @@ func (d *Dispatcher) configProblem(ctx context.Context, ev Event, p *payload.Pay
 	problem := configMessage(cerr)
 	switch {
 	case ev.Gating():
-		return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: %s; until the configuration reads, every tool call is blocked", ev.Name, problem))
+		return d.failClosed(ev, toolOf(p), fmt.Sprintf("magehook: %s blocked: %s; until the configuration reads, every tool call is blocked", ev.Name, problem))
 	case ev.Output == OutputPath:
 		fmt.Fprintf(d.Stderr, "magehook: %s: %s\n", ev.Name, problem)
 		return ExitFail
@@ -899,7 +900,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 	}
 	if cerr != nil {
 		if ev.Gating() && (!errors.Is(cerr, toolingrc.ErrNotFound) || d.installedAt(starts)) {
-			return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: the payload could not be read, and neither could the configuration: %s", ev.Name, configMessage(cerr)))
+			return d.failClosed(ev, "", fmt.Sprintf("magehook: %s blocked: the payload could not be read, and neither could the configuration: %s", ev.Name, configMessage(cerr)))
 		}
 		return ExitOK
 	}
@@ -913,7 +914,7 @@ func (d *Dispatcher) badPayload(ev Event, cfg *toolingrc.Config, enabled []Handl
 	if len(gates) == 0 {
 		return ExitOK
 	}
-	return d.failClosed(ev, fmt.Sprintf("magehook: %s blocked: the payload could not be read, and gate %s fails closed", ev.Name, strings.Join(gates, ", ")))
+	return d.failClosed(ev, "", fmt.Sprintf("magehook: %s blocked: the payload could not be read, and gate %s fails closed", ev.Name, strings.Join(gates, ", ")))
 }
 
 // answersOnly reports a harness whose client reads no exit code (Cline):
@@ -923,19 +924,30 @@ func answersOnly(h Protocol) bool {
 	return ok && a.BlocksOnlyByAnswer()
 }
 
-// failClosed blocks the event after a gate could not decide.
-func (d *Dispatcher) failClosed(ev Event, reason string) int {
-	return d.write(d.closed(ev, reason))
+// failClosed blocks the event after a gate could not decide; tool is the
+// call's tool when the payload was read ("" when it was not).
+func (d *Dispatcher) failClosed(ev Event, tool, reason string) int {
+	return d.write(d.closed(ev, tool, reason))
 }
 
 // closed is the answer that blocks the event with reason.
-func (d *Dispatcher) closed(ev Event, reason string) Answer {
+func (d *Dispatcher) closed(ev Event, tool, reason string) Answer {
 	if ev.Block == BlockBehavior || answersOnly(d.Harness) {
 		// PermissionRequest does not honour exit 2, nor does a client that
 		// reads no exit code: deny through the answer.
-		return d.Harness.Render(ev, Deny(reason))
+		r := Deny(reason)
+		r.Tool = tool
+		return d.Harness.Render(ev, r)
 	}
 	return Answer{Stderr: []string{reason}, Code: ExitBlock}
+}
+
+// toolOf is the payload's tool, "" without a payload.
+func toolOf(p *payload.Payload) string {
+	if p == nil {
+		return ""
+	}
+	return p.ToolName
 }
 
 func (d *Dispatcher) write(a Answer) int {

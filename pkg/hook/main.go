@@ -48,7 +48,7 @@ type UserScope struct {
 }
 
 func (s Set) harness(name string) (Protocol, bool) {
-	if name == "" || name == "claude" {
+	if name == "" || name == ClaudeCode.HarnessName() {
 		return ClaudeCode, true // every Claude Code hook run: no tables
 	}
 	if s.Harnesses == nil {

@@ -48,6 +48,11 @@ type Result struct {
 	// deny, to the user for allow and ask.
 	Decision Decision
 	Reason   string
+	// Tool is the call's tool, by its common name (the payload's
+	// tool_name): the dispatcher sets it on the merged result before it
+	// renders, for a client whose deny depends on the tool; handlers leave
+	// it empty, and an answer without it is the one for any tool.
+	Tool string
 	// Binding: the deny is another repository's policy (Handler.Reach),
 	// which the caller's hook.warn does not turn into a warning.
 	Binding bool

@@ -52,7 +52,7 @@ func (d *Dispatcher) ring(ev Event) {
 	reason := fmt.Sprintf("magehook: %s blocked: the gates did not decide within the decision's budget (%s); "+
 		"a gate that cannot decide blocks (something the decision read or ran did not answer: a FIFO, a device or a command that waits)",
 		ev.Name, budget.DefaultDeadline)
-	a := d.closed(ev, reason)
+	a := d.closed(ev, "", reason)
 	for _, line := range a.Stderr {
 		fmt.Fprintln(d.Alarm.Stderr, line)
 	}
