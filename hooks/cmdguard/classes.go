@@ -34,6 +34,19 @@ func class(a atom, v command, w *world) (bool, string) {
 				}
 			}
 		}
+	case "outside":
+		// A path computed at run time is left to the other rules: a
+		// temporary file's name (rm -f "$(mktemp)") is ordinary, and a
+		// recursive delete of one is rm-everything's.
+		for _, op := range v.paths {
+			p, why := operandPath(v, op)
+			if why != "" {
+				continue
+			}
+			if !within(p, checkoutOf(v, w)) && !scratch(p, v, w) {
+				return true, ""
+			}
+		}
 	case "dir":
 		for _, op := range v.paths {
 			if op.Dynamic != "" {
@@ -102,6 +115,33 @@ func class(a atom, v command, w *world) (bool, string) {
 		return pastCeiling(v, w)
 	}
 	return false, ""
+}
+
+// within reports whether p is dir or under it.
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	dir = filepath.Clean(dir)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// scratch reports whether p is in scratch space: under /tmp, /var/tmp,
+// macOS's per-user temporary directories, or $TMPDIR. When the checkout
+// itself lies in scratch space (a sandbox, a test), what sits beside it
+// there (another checkout, a worktree) is not scratch.
+func scratch(p string, v command, w *world) bool {
+	roots := [...]string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders", "/dev/shm", w.tmpdir}
+	for _, r := range roots {
+		if r == "" || !filepath.IsAbs(r) || filepath.Clean(r) == "/" || !within(p, r) {
+			continue
+		}
+		if co := checkoutOf(v, w); co != "" && within(co, r) && within(p, filepath.Dir(co)) {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // checkoutOf is the work tree the command runs in: the repository holding

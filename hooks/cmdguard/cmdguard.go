@@ -20,8 +20,8 @@
 // DROP, TRUNCATE and DELETE without WHERE through database clients (in
 // an argument, on stdin,
 // through docker or kubectl exec, comments and all); deploys past
-// deploy.ceiling; by name: rm-everything,
-// rm-git-dir, find-delete-everything, git-reset-hard, git-clean-force,
+// deploy.ceiling; by name: rm-everything, rm-outside,
+// rm-git-dir, find-delete-outside, find-delete-everything, git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
 // git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
@@ -49,6 +49,10 @@
 //	{root} {home} {checkout}   an operand that is /, the home directory (or
 //	              above it), the checkout root (or above it); a glob stands
 //	              for its directory (rm -rf * in the root is the root)
+//	{outside}     an operand outside the checkout the command runs in and
+//	              outside scratch space (/tmp, /var/tmp, $TMPDIR; not the
+//	              part of it that holds the checkout: its neighbours there
+//	              are other checkouts); a path computed at run time is not
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
@@ -131,7 +135,8 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}
-	w := &world{a: a, home: home, checkout: c.Config.Root(), past: set.past, dirty: gitDirty}
+	tmpdir := getenv(c.Getenv, "TMPDIR")
+	w := &world{a: a, home: home, checkout: c.Config.Root(), tmpdir: tmpdir, past: set.past, dirty: gitDirty}
 	var denies, warns []string
 	for i, cmd := range a.Commands {
 		v := view(cmd, i)
@@ -178,7 +183,7 @@ func run(c *hook.Call) (hook.Result, error) {
 				for j, ic := range inner.Commands {
 					v := view(ic, j)
 					for _, r := range set.rules {
-						ok, _, err := r.parsed.match(v, &world{a: inner, home: home, checkout: c.Config.Root(), past: set.past, dirty: gitDirty})
+						ok, _, err := r.parsed.match(v, &world{a: inner, home: home, checkout: c.Config.Root(), tmpdir: tmpdir, past: set.past, dirty: gitDirty})
 						if err != nil || !ok || set.warn[r.Name] {
 							continue
 						}
