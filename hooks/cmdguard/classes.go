@@ -47,6 +47,12 @@ func class(a atom, v command, w *world) (bool, string) {
 				return true, ""
 			}
 		}
+	case "writes-outside":
+		for _, wr := range w.a.Writes {
+			if wr.Command == v.idx && wr.Dynamic == "" && !wr.Repo && !within(wr.Path, checkoutOf(v, w)) && !scratch(wr.Path, v, w) {
+				return true, ""
+			}
+		}
 	case "dir":
 		for _, op := range v.paths {
 			if op.Dynamic != "" {

@@ -13,17 +13,19 @@
 // a here-document is data, never a command.
 //
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
-// home directory or the checkout, and of .git; git reset --hard, git
-// checkout -- . and git restore . over uncommitted work; git clean -f; git
-// stash clear; forced pushes; chmod -R 777; a download piped into a shell;
+// home directory or the checkout, and of .git; deletes (rm, find -delete,
+// rsync --delete) outside the checkout and scratch space; git reset
+// --hard, git checkout -- . and git restore . over uncommitted work; git
+// clean -f; git stash clear; git worktree remove --force; forced pushes;
+// chmod -R 777; a download piped into a shell;
 // writes to block devices; tools that erase or repartition one; mkfs;
 // DROP, TRUNCATE and DELETE without WHERE through database clients (in
 // an argument, on stdin,
 // through docker or kubectl exec, comments and all); deploys past
 // deploy.ceiling; by name: rm-everything, rm-outside,
-// rm-git-dir, find-delete-outside, find-delete-everything, git-reset-hard, git-clean-force,
+// rm-git-dir, find-delete-outside, rsync-delete-outside, find-delete-everything, git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
-// git-push-force, chmod-world-writable,
+// git-worktree-remove-force, git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
 // kv-flush, deploy-ceiling)
 // plus the repository's own in .toolingrc:
@@ -53,6 +55,8 @@
 //	              outside scratch space (/tmp, /var/tmp, $TMPDIR; not the
 //	              part of it that holds the checkout: its neighbours there
 //	              are other checkouts); a path computed at run time is not
+//	{writes-outside}  the command writes (as the analysis finds its writes)
+//	              a path outside the checkout and scratch space
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
