@@ -440,7 +440,7 @@ func TestVariablesThatAreNotWhatTheySeem(t *testing.T) {
 	for _, cmd := range []string{
 		`declare -n r=x; x=commit; git $r`,
 		`local -n r=x; git "$r"`,
-		`set -- $(echo commit); git "$1"`,
+		`set -- $(cat name); git "$1"`,
 		`IFS=.; x=a.commit; set -- $x; git "$2"`,
 	} {
 		a, err := gitcmd.Analyze(cmd, testOptions())
