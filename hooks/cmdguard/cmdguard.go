@@ -14,7 +14,8 @@
 //
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
 // home directory or the checkout, and of .git; deletes (rm, find -delete,
-// rsync --delete) outside the checkout and scratch space; git reset
+// rsync --delete, --remove-source-files) outside the checkout and
+// scratch space; git reset
 // --hard, git checkout -- . and git restore . over uncommitted work; git
 // clean -f; git stash clear; git worktree remove --force; forced pushes;
 // chmod -R 777; a download piped into a shell;
@@ -23,7 +24,8 @@
 // an argument, on stdin,
 // through docker or kubectl exec, comments and all); deploys past
 // deploy.ceiling; by name: rm-everything, rm-outside,
-// rm-git-dir, find-delete-outside, rsync-delete-outside, find-delete-everything, git-reset-hard, git-clean-force,
+// rm-git-dir, find-delete-outside, rsync-delete-outside,
+// rsync-remove-outside, find-delete-everything, git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
 // git-worktree-remove-force, git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,

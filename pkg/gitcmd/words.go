@@ -163,8 +163,27 @@ func staticOutput(p *syntax.CmdSubst) (string, bool) {
 	}
 	st := p.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
 		return "", false
+	}
+	if len(st.Redirs) > 0 {
+		// $(cat <<'EOF' ... EOF): the here-document's text, when cat
+		// alone reads it and it expands nothing.
+		if len(st.Redirs) != 1 || len(call.Args) != 1 || (st.Redirs[0].Op != syntax.Hdoc && st.Redirs[0].Op != syntax.DashHdoc) || st.Redirs[0].Hdoc == nil {
+			return "", false
+		}
+		if name, ok := plainWord(call.Args[0]); !ok || name != "cat" {
+			return "", false
+		}
+		var b strings.Builder
+		for _, part := range st.Redirs[0].Hdoc.Parts {
+			l, ok := part.(*syntax.Lit)
+			if !ok || strings.ContainsAny(l.Value, "\\$`") && !quotedDelim(st.Redirs[0].Word) {
+				return "", false
+			}
+			b.WriteString(l.Value)
+		}
+		return strings.TrimRight(b.String(), "\n"), true
 	}
 	args := make([]string, 0, len(call.Args))
 	for _, a := range call.Args {
@@ -187,6 +206,22 @@ func staticOutput(p *syntax.CmdSubst) (string, bool) {
 		return strings.TrimRight(args[1], "\n"), true
 	}
 	return "", false
+}
+
+// quotedDelim reports a here-document delimiter with quotes ('EOF',
+// "EOF", E\OF): the body is taken as written.
+func quotedDelim(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.(*syntax.Lit).Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plainWord is the value of a word made of literal text and quotes only
