@@ -41,6 +41,9 @@ func class(a atom, v command, w *world) (bool, string) {
 		for _, op := range v.paths {
 			p, why := operandPath(v, op)
 			if why != "" {
+				if strings.HasPrefix(op.Value, "~") && !strings.ContainsAny(op.Value, "$`") {
+					return true, "" // under a home directory the hook does not know: never the checkout, never scratch
+				}
 				continue
 			}
 			if !within(p, checkoutOf(v, w)) && !scratch(p, v, w) {
@@ -135,8 +138,12 @@ func within(p, dir string) bool {
 // scratch reports whether p is in scratch space: under /tmp, /var/tmp,
 // macOS's per-user temporary directories, or $TMPDIR. When the checkout
 // itself lies in scratch space (a sandbox, a test), what sits beside it
-// there (another checkout, a worktree) is not scratch.
+// there (another checkout, a worktree) is not scratch, nor is a home
+// directory there.
 func scratch(p string, v command, w *world) bool {
+	if within(p, w.home) {
+		return false // a home directory under /tmp is a home
+	}
 	roots := [...]string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders", "/dev/shm", w.tmpdir}
 	for _, r := range roots {
 		if r == "" || !filepath.IsAbs(r) || filepath.Clean(r) == "/" || !within(p, r) {

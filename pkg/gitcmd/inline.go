@@ -207,7 +207,10 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 		t := call.text()
 		w.shellString(t, Word{Value: t}, what, sc, idx, nil)
 	}
-	if why := writes(lang, text); why != "" {
+	// Literal deletions are followed as the rm they amount to; only
+	// what is left can write anything unseen.
+	_, unseen := deletions(lang, text)
+	if why := writes(lang, unseen); why != "" {
 		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)}))
 	}
 }

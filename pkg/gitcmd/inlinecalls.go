@@ -88,9 +88,12 @@ func deleteCalls(lang string) []deleteCall {
 }
 
 // deletions finds the literal deletions of code (deleteCalls) as the
-// commands they amount to.
-func deletions(lang, text string) []inlineCall {
+// commands they amount to, and returns the code with those calls (their
+// receivers too: shutil., FileUtils., fs.) blanked out, so that what is
+// left shows whether the code can write anything else.
+func deletions(lang, text string) ([]inlineCall, string) {
 	var calls []inlineCall
+	var b []byte
 	for _, dc := range deleteCalls(lang) {
 		for from := 0; ; {
 			i := strings.Index(text[from:], dc.name)
@@ -102,9 +105,20 @@ func deletions(lang, text string) []inlineCall {
 			if start > 0 && isIdent(text[start-1]) && dc.name[0] >= 'a' && dc.name[0] <= 'z' {
 				continue // rm( inside form(, unlink( inside my_unlink(
 			}
-			args, _, ok := literalArgs(text, from, dc.name[len(dc.name)-1])
+			args, end, ok := literalArgs(text, from, dc.name[len(dc.name)-1])
 			if !ok || len(args) == 0 {
 				continue
+			}
+			if b == nil {
+				b = []byte(text)
+			}
+			for j := start; j > 0 && (isIdent(text[j-1]) || text[j-1] == '.'); j-- {
+				start = j - 1
+			}
+			for j := start; j < end && j < len(b); j++ {
+				if b[j] != '\n' {
+					b[j] = ' '
+				}
 			}
 			argv := append([]string(nil), dc.argv...)
 			for _, a := range args {
@@ -120,7 +134,14 @@ func deletions(lang, text string) []inlineCall {
 			calls = append(calls, inlineCall{argv: argv})
 		}
 	}
-	return calls
+	if b == nil {
+		return nil, text
+	}
+	rest := string(b)
+	if lang == "python" && !strings.Contains(strings.ReplaceAll(rest, "import shutil", ""), "shutil") {
+		rest = strings.ReplaceAll(rest, "import shutil", "             ")
+	}
+	return calls, rest
 }
 
 // inlineCalls finds the processes literal code starts, and returns the
@@ -212,7 +233,8 @@ func inlineCalls(lang, text string) ([]inlineCall, string) {
 			blank(start, end+1)
 		}
 	}
-	calls = append(calls, deletions(lang, text)...)
+	dels, _ := deletions(lang, text)
+	calls = append(calls, dels...)
 	rest := string(b)
 	if len(calls) > 0 {
 		rest = blankImports(lang, rest)
