@@ -89,6 +89,9 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 			}
 			continue
 		}
+		if printsAndExits(lang, v) && a.Dynamic == "" {
+			return // node --version, python3 -V, ruby -h: the interpreter prints and exits
+		}
 		if codeFlag(lang, base, v) && i+1 < len(args) {
 			if args[i+1].Dynamic != "" {
 				codeDynamic = args[i+1].Dynamic
@@ -171,6 +174,28 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 }
 
 func isTerminalOnly(lang string) bool { return false }
+
+// printsAndExits reports an interpreter option, before any program, with
+// which it only prints its version or usage and exits.
+func printsAndExits(lang, opt string) bool {
+	switch opt {
+	case "--version", "--help":
+		return lang != "awk" && lang != "powershell"
+	}
+	switch lang {
+	case "js":
+		return opt == "-v" || opt == "-h"
+	case "python":
+		return opt == "-V" || opt == "-VV" || opt == "-h"
+	case "ruby":
+		return opt == "-h"
+	case "perl":
+		return opt == "-v" || opt == "-V" || opt == "-h"
+	case "php":
+		return opt == "-v" || opt == "-h" || opt == "-i" || opt == "-m"
+	}
+	return false
+}
 
 func flagName(lang string) string {
 	switch lang {

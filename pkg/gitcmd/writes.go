@@ -153,6 +153,7 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 		w.addWrite(t, op, sc, idx, tree)
 	}
 	named := ws.urlNames && !p.has(ws.urlTrees...)
+	toStdout := false
 	var into *Word // the directory the URLs' files go to (wget -P)
 	for _, o := range p.opts {
 		files, trees := contains(ws.values, o.name), contains(ws.valueTrees, o.name)
@@ -164,13 +165,17 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 			into = &v
 			continue
 		}
+		if files && o.value.Dynamic == "" && o.value.Value == "-" && ws.urlNames {
+			toStdout = true
+			continue // wget -O -, curl -o -: standard output
+		}
 		vop := ws.op
 		if vop == "" {
 			vop = name + " " + o.name // openssl -out, cmake -B
 		}
 		w.addWrite(o.value, vop, sc, idx, trees)
 	}
-	if len(ws.dotWhen) > 0 && p.has(ws.dotWhen...) || ws.dot && len(w.a.Writes) == n {
+	if len(ws.dotWhen) > 0 && p.has(ws.dotWhen...) || ws.dot && len(w.a.Writes) == n && !toStdout {
 		if !named {
 			w.addWrite(Word{Value: "."}, op, sc, idx, true)
 			return
