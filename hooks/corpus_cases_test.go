@@ -590,4 +590,6 @@ var gateCorpus = []gateCase{
 	{cmd: "python3 -c \"open('src/gen.go','w').write('package a\\n')\"", on: "feat"},
 	{cmd: "echo '// gen' >> src/b.go", on: "feat"},
 	{cmd: "gofmt -w src", on: "feat"},
+	{cmd: "env - git reset --hard", on: "main", bad: true, dirty: true},
+	{cmd: "env - PATH=/usr/bin git push -f origin HEAD:main", on: "both", bad: true},
 }

@@ -145,6 +145,9 @@ type wrapSide struct {
 	// printsOnly: with one of these the command is only printed (command
 	// -v).
 	printsOnly []string
+	// dashOption: a lone "-" is an option, not the command (env - is env
+	// -i).
+	dashOption bool
 }
 
 // programTable is every program the analysis knows, other than git, the
@@ -376,8 +379,8 @@ var programTable = [...]progSpec{
 	// Wrappers: programs that run the command given as their arguments.
 	{names: []string{"env"}, short: "uCSP", long: []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
 		write: writeSide{kind: wkNone},
-		wrap:  wrapSide{on: true, assigns: true, chdir: []string{"-C", "--chdir"}, unset: []string{"-u", "--unset"}, split: []string{"-S", "--split-string"}},
-		examples: []example{{command: "env FOO=1 git status", runs: "git status"}, {command: "env -C /x -u HOME make", runs: "make@/x"}, {command: "env -P /usr/bin git reset --hard", writes: "tree:.", runs: "git reset --hard"},
+		wrap:  wrapSide{on: true, assigns: true, dashOption: true, chdir: []string{"-C", "--chdir"}, unset: []string{"-u", "--unset"}, split: []string{"-S", "--split-string"}},
+		examples: []example{{command: "env FOO=1 git status", runs: "git status"}, {command: "env - PATH=/usr/bin git status", runs: "git status"}, {command: "env -C /x -u HOME make", runs: "make@/x"}, {command: "env -P /usr/bin git reset --hard", writes: "tree:.", runs: "git reset --hard"},
 			{command: "env -S 'git push' origin", runs: "git push origin"}}},
 	{names: []string{"sudo"}, short: "uUgpCDrthRTc", long: []string{"user", "group", "chdir", "prompt", "close-from", "role", "type", "host", "chroot", "command-timeout", "other-user"},
 		write:    writeSide{kind: wkNone},

@@ -80,6 +80,9 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 				continue
 			}
 		}
+		if v == "-" && wr.dashOption {
+			continue // env -: env -i
+		}
 		if !strings.HasPrefix(v, "-") || v == "-" {
 			break
 		}
