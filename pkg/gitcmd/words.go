@@ -211,12 +211,12 @@ func staticOutput(p *syntax.CmdSubst) (string, bool) {
 // quotedDelim reports a here-document delimiter with quotes ('EOF',
 // "EOF", E\OF): the body is taken as written.
 func quotedDelim(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		switch p.(type) {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
 		case *syntax.SglQuoted, *syntax.DblQuoted:
 			return true
 		case *syntax.Lit:
-			if strings.Contains(p.(*syntax.Lit).Value, "\\") {
+			if strings.Contains(p.Value, "\\") {
 				return true
 			}
 		}
