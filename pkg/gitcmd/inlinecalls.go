@@ -106,8 +106,8 @@ func deletions(lang, text string) ([]inlineCall, string) {
 				continue // rm( inside form(, unlink( inside my_unlink(
 			}
 			args, end, ok := literalArgs(text, from, dc.name[len(dc.name)-1])
-			if !ok || len(args) == 0 {
-				continue
+			if !ok || len(args) == 0 || !wholeLiteral(text, from) || (lang == "perl" || lang == "ruby" || lang == "php") && !allLiterals(text, from) {
+				continue // os.remove("." + name), unlink "a", $b: a computed path, left unseen
 			}
 			if b == nil {
 				b = []byte(text)
@@ -142,6 +142,48 @@ func deletions(lang, text string) ([]inlineCall, string) {
 		rest = strings.ReplaceAll(rest, "import shutil", "             ")
 	}
 	return calls, rest
+}
+
+// wholeLiteral reports that the argument at i (after the call's opening
+// bracket) is a string literal on its own: what follows it ends the
+// argument (a comma, the closing bracket, the statement's end), so it is
+// not part of an expression ("." + name, '/tmp/' . $x).
+func wholeLiteral(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i < len(text) && text[i] == '[' {
+		return true // a list of literals: literalArgs read every element
+	}
+	_, j, ok := stringLit(text, i)
+	if !ok {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j >= len(text) || strings.IndexByte(",);\n}", text[j]) >= 0
+}
+
+// allLiterals reports that every comma-separated argument from i is a
+// whole string literal (perl's and ruby's deletions take several paths).
+func allLiterals(text string, i int) bool {
+	for {
+		if !wholeLiteral(text, i) {
+			return false
+		}
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		_, j, _ := stringLit(text, i)
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != ',' {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // inlineCalls finds the processes literal code starts, and returns the
