@@ -1188,6 +1188,14 @@ func (c *checker) otherMover(i int) bool {
 	default:
 		return false // (the hot path: no repository looked up)
 	}
+	for _, a := range args[1:] {
+		if a.Dynamic == "" && (a.Value == "--help" || a.Value == "-h") {
+			return true // gh pr merge --help, npm version -h: the usage is printed, nothing moves
+		}
+		if a.Dynamic == "" && a.Value == "--" {
+			break
+		}
+	}
 	dir := cmd.Dir
 	var rs *repoState
 	if dir != "" && cmd.DirDynamic == "" {

@@ -34,6 +34,28 @@ func class(a atom, v command, w *world) (bool, string) {
 				}
 			}
 		}
+	case "outside":
+		// A path computed at run time is left to the other rules: a
+		// temporary file's name (rm -f "$(mktemp)") is ordinary, and a
+		// recursive delete of one is rm-everything's.
+		for _, op := range v.paths {
+			p, why := operandPath(v, op)
+			if why != "" {
+				if strings.HasPrefix(op.Value, "~") && !strings.ContainsAny(op.Value, "$`") {
+					return true, "" // under a home directory the hook does not know: never the checkout, never scratch
+				}
+				continue
+			}
+			if !within(p, checkoutOf(v, w)) && !scratch(p, v, w) {
+				return true, ""
+			}
+		}
+	case "writes-outside":
+		for _, wr := range w.a.Writes {
+			if wr.Command == v.idx && wr.Dynamic == "" && !wr.Repo && !within(wr.Path, checkoutOf(v, w)) && !scratch(wr.Path, v, w) {
+				return true, ""
+			}
+		}
 	case "dir":
 		for _, op := range v.paths {
 			if op.Dynamic != "" {
@@ -104,6 +126,37 @@ func class(a atom, v command, w *world) (bool, string) {
 		return pastCeiling(v, w)
 	}
 	return false, ""
+}
+
+// within reports whether p is dir or under it.
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	dir = filepath.Clean(dir)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// scratch reports whether p is in scratch space: under /tmp, /var/tmp,
+// macOS's per-user temporary directories, or $TMPDIR. When the checkout
+// itself lies in scratch space (a sandbox, a test), what sits beside it
+// there (another checkout, a worktree) is not scratch, nor is a home
+// directory there.
+func scratch(p string, v command, w *world) bool {
+	if within(p, w.home) {
+		return false // a home directory under /tmp is a home
+	}
+	roots := [...]string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders", "/dev/shm", w.tmpdir}
+	for _, r := range roots {
+		if r == "" || !filepath.IsAbs(r) || filepath.Clean(r) == "/" || !within(p, r) {
+			continue
+		}
+		if co := checkoutOf(v, w); co != "" && within(co, r) && within(p, filepath.Dir(co)) {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // checkoutOf is the work tree the command runs in: the repository holding

@@ -15,18 +15,23 @@
 // Rules are data: the built-in set (Builtin: recursive deletes of /, the
 // home directory or the checkout, and of .git; the same by any program
 // the analysis follows (mv, find -exec rm, xargs, rsync --delete, chmod
-// -R); git reset --hard, git
-// checkout -- . and git restore . over uncommitted work; git clean -f; git
-// stash clear and every way of dropping the stash's reflog; forced pushes; chmod -R 777; a download piped into a shell;
+// -R); deletes (rm, find -delete, rsync --delete, --remove-source-files)
+// outside the checkout and scratch space; git reset
+// --hard, git checkout -- . and git restore . over uncommitted work; git
+// clean -f; git stash clear and every way of dropping the stash's reflog;
+// git worktree remove --force; forced pushes;
+// chmod -R 777; a download piped into a shell;
 // writes to block devices; tools that erase or repartition one; mkfs;
 // DROP, TRUNCATE and DELETE without WHERE through database clients (in
 // an argument, on stdin,
 // through docker or kubectl exec, comments and all); deploys past
-// deploy.ceiling; by name: rm-everything,
-// rm-git-dir, find-delete-everything, destroy-everything, git-reset-hard, git-clean-force,
+// deploy.ceiling; by name: rm-everything, rm-outside,
+// rm-git-dir, find-delete-outside, rsync-delete-outside,
+// rsync-remove-outside, find-delete-everything, destroy-everything,
+// git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
 // git-reflog-expire-all,
-// git-push-force, chmod-world-writable,
+// git-worktree-remove-force, git-push-force, chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
 // kv-flush, deploy-ceiling)
 // plus the repository's own in .toolingrc:
@@ -52,6 +57,12 @@
 //	{root} {home} {checkout}   an operand that is /, the home directory (or
 //	              above it), the checkout root (or above it); a glob stands
 //	              for its directory (rm -rf * in the root is the root)
+//	{outside}     an operand outside the checkout the command runs in and
+//	              outside scratch space (/tmp, /var/tmp, $TMPDIR; not the
+//	              part of it that holds the checkout: its neighbours there
+//	              are other checkouts); a path computed at run time is not
+//	{writes-outside}  the command writes (as the analysis finds its writes)
+//	              a path outside the checkout and scratch space
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
 //	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
@@ -142,7 +153,8 @@ func run(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return hook.Deny("cmdguard cannot check this command: " + err.Error() + "; split it into smaller commands."), nil
 	}
-	w := &world{a: a, home: home, checkout: c.Config.Root(), past: set.past, dirty: gitDirty}
+	tmpdir := getenv(c.Getenv, "TMPDIR")
+	w := &world{a: a, home: home, checkout: c.Config.Root(), tmpdir: tmpdir, past: set.past, dirty: gitDirty}
 	var denies, warns []string
 	for i, cmd := range a.Commands {
 		v := view(cmd, i)
@@ -191,7 +203,7 @@ func run(c *hook.Call) (hook.Result, error) {
 				for j, ic := range inner.Commands {
 					v := view(ic, j)
 					for _, r := range set.rules {
-						ok, _, err := r.parsed.match(v, &world{a: inner, home: home, checkout: c.Config.Root(), past: set.past, dirty: gitDirty})
+						ok, _, err := r.parsed.match(v, &world{a: inner, home: home, checkout: c.Config.Root(), tmpdir: tmpdir, past: set.past, dirty: gitDirty})
 						if err != nil || !ok || set.warn[r.Name] {
 							continue
 						}

@@ -43,7 +43,7 @@ type atom struct {
 
 // Classes are the {class} atoms a pattern may use.
 func Classes() []string {
-	return []string{"root", "home", "checkout", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device", "writes:GLOB", "destroys:root|home|checkout", "sql:WORD|WORD", "glob:GLOB"}
+	return []string{"root", "home", "checkout", "outside", "writes-outside", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device", "writes:GLOB", "destroys:root|home|checkout", "sql:WORD|WORD", "glob:GLOB"}
 }
 
 // ParsePattern parses the words of a pattern.
@@ -115,7 +115,7 @@ func parseAtom(a string) (atom, error) {
 	case strings.HasPrefix(a, "{") && strings.HasSuffix(a, "}"):
 		name, arg, _ := strings.Cut(a[1:len(a)-1], ":")
 		switch name {
-		case "root", "home", "checkout", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device":
+		case "root", "home", "checkout", "outside", "writes-outside", "dir", "dirty", "download-pipe", "past-ceiling", "writes-device":
 			if arg != "" {
 				return atom{}, fmt.Errorf("{%s} takes no argument", name)
 			}
@@ -166,6 +166,8 @@ type world struct {
 	a        *gitcmd.Analysis
 	home     string
 	checkout string
+	// tmpdir is $TMPDIR as the hook sees it (scratch space, as /tmp is).
+	tmpdir string
 	// past are the environments past deploy.ceiling.
 	past []string
 	// assume makes the state classes ({dirty}) hold without looking:

@@ -518,10 +518,18 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 	if err != nil || repo.Root == "" {
 		return nil
 	}
-	files, err := tc.Files(func(args ...string) ([]byte, error) {
+	run := func(args ...string) ([]byte, error) {
 		return proc.Output(dir, readOnlyGit, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "diff.external=", "-c", "core.quotePath=false"}, args...)...)
-	})
+	}
+	files, err := tc.Files(run)
 	if err != nil {
+		// A revision that names no commit: git refuses and the tree
+		// stays as it is, unless something earlier in the line may
+		// create it (a fetch, a branch, a script).
+		if r := tc.Unresolved(run); r != "" && !refsMayChangeBefore(a, i) {
+			g.gitChanged[i] = &gitChange{}
+			return g.gitChanged[i]
+		}
 		return nil
 	}
 	ch := &gitChange{}
@@ -540,6 +548,24 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 	}
 	g.gitChanged[i] = ch
 	return ch
+}
+
+// refsMayChangeBefore reports a command before the i-th that may create
+// or move refs: a git command that is not a read, or a command the
+// analysis cannot see into.
+func refsMayChangeBefore(a *gitcmd.Analysis, i int) bool {
+	for j := 0; j < i && j < len(a.Commands); j++ {
+		c := a.Commands[j]
+		switch {
+		case c.Git != nil:
+			if !c.Git.ReadsRefsOnly() {
+				return true
+			}
+		case c.Opaque != "" || c.Name() == "" || !gitcmd.Knows(c.Name()):
+			return true
+		}
+	}
+	return false
 }
 
 // readOnlyGit is the environment of the gate's own git reads: no prompt,

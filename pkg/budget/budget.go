@@ -49,13 +49,19 @@ func New(start time.Time, now func() time.Time) *Budget {
 	return &Budget{Deadline: start.Add(DefaultDeadline), Now: now, MaxInput: DefaultMaxInput}
 }
 
-// Until returns the deadline, zero for none (a nil budget included): for
-// an analysis that takes its deadline as a plain time (gitcmd.Options).
+// Until returns the deadline on the wall clock, zero for none (a nil
+// budget included): for an analysis that takes its deadline as a plain
+// time and compares it with time.Now (gitcmd.Options). With an injected
+// clock it is now plus what that clock says is left, so that a test's
+// fixed moment does not read as a deadline long past.
 func (b *Budget) Until() time.Time {
-	if b == nil {
+	if b == nil || b.Deadline.IsZero() {
 		return time.Time{}
 	}
-	return b.Deadline
+	if b.Now == nil {
+		return b.Deadline
+	}
+	return time.Now().Add(b.Deadline.Sub(b.Now()))
 }
 
 // Limit returns MaxInput, 0 for none (a nil budget included).

@@ -45,3 +45,21 @@ func TestCheckSize(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestUntilIsOnTheWallClock: a budget on an injected clock (a test's fixed
+// moment, days ago) hands an analysis that compares with time.Now the
+// time it has left, not a deadline long past; one already spent stays past.
+func TestUntilIsOnTheWallClock(t *testing.T) {
+	fixed := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	b := New(fixed, func() time.Time { return fixed })
+	if left := time.Until(b.Until()); left < DefaultDeadline/2 || left > DefaultDeadline {
+		t.Errorf("a fresh budget on a fixed clock leaves %v on the wall clock, want about %v", left, DefaultDeadline)
+	}
+	spent := &Budget{Deadline: fixed, Now: func() time.Time { return fixed.Add(time.Second) }}
+	if !b.Until().After(time.Now()) || !spent.Until().Before(time.Now()) {
+		t.Errorf("Until %v (fresh), %v (spent), now %v", b.Until(), spent.Until(), time.Now())
+	}
+	if !(&Budget{}).Until().IsZero() {
+		t.Error("a budget without a deadline has one")
+	}
+}

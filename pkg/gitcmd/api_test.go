@@ -440,7 +440,7 @@ func TestVariablesThatAreNotWhatTheySeem(t *testing.T) {
 	for _, cmd := range []string{
 		`declare -n r=x; x=commit; git $r`,
 		`local -n r=x; git "$r"`,
-		`set -- $(echo commit); git "$1"`,
+		`set -- $(cat name); git "$1"`,
 		`IFS=.; x=a.commit; set -- $x; git "$2"`,
 	} {
 		a, err := gitcmd.Analyze(cmd, testOptions())
@@ -465,6 +465,43 @@ func TestDecoded(t *testing.T) {
 		got := gitcmd.Decoded(tt.text)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%q: %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A deletion in interpreter code is followed as rm only when its paths are
+// whole literals: a path built by an expression stays an unseen write.
+func TestInterpreterDeletionsOfLiteralsOnly(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		rm   string // the rm command followed, "" for none
+		seen bool   // no write is left that the analysis cannot name
+	}{
+		{`python3 -c "import shutil; shutil.rmtree('/srv/x')"`, "rm -rf -- /srv/x", true},
+		{`python3 -c "import os; os.remove('.' + 'toolingrc')"`, "", false},
+		{`perl -e 'unlink "/etc/a", $b'`, "", false},
+		{`perl -e 'unlink "/etc/a", "/etc/b"'`, "rm -f -- /etc/a /etc/b", true},
+		{`ruby -e "FileUtils.rm_rf('/srv/y')"`, "rm -rf -- /srv/y", true},
+		{`node -e "require('fs').rmSync(dir, {recursive: true})"`, "", false},
+	} {
+		a, err := gitcmd.Analyze(tt.cmd, testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm := ""
+		for _, c := range a.Commands {
+			if c.Name() == "rm" {
+				rm = strings.Join(c.Argv(), " ")
+			}
+		}
+		seen := true
+		for _, w := range a.Writes {
+			if w.Dynamic != "" {
+				seen = false
+			}
+		}
+		if rm != tt.rm || seen != tt.seen {
+			t.Errorf("%s: follows %q (unseen writes %v), want %q (%v)", tt.cmd, rm, !seen, tt.rm, !tt.seen)
 		}
 	}
 }

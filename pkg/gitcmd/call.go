@@ -202,6 +202,13 @@ func (w *walker) run(args []Word, sc scope, text string) (ran, int) {
 	case "cd", "pushd", "popd":
 		out.scope = w.cd(name, rest, sc, idx)
 		return out, idx
+	case "builtin", "command":
+		// builtin cd .., command cd ..: the same builtin, which changes
+		// this shell's directory (a wrapper's command would not).
+		if len(rest) > 0 && rest[0].Dynamic == "" && (rest[0].Value == "cd" || rest[0].Value == "pushd" || rest[0].Value == "popd") {
+			out.scope = w.cd(rest[0].Value, rest[1:], sc, idx)
+			return out, idx
+		}
 	case "export", "declare", "typeset", "local", "readonly":
 		out.shellVars = w.declWords(name, rest, sc)
 		return out, idx

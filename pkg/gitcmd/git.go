@@ -83,6 +83,8 @@ func (w *walker) gitRuns(args []Word, sc scope, idx int) {
 		return
 	}
 	switch g.Sub {
+	case "update-ref":
+		w.updateRefStdin(g, sc, idx)
 	case "submodule":
 		for i, a := range g.Args {
 			if a.Value == "foreach" {
@@ -422,6 +424,51 @@ func joinDir(dir, p string) string {
 		return ""
 	}
 	return filepath.Join(dir, p)
+}
+
+// updateRefStdin follows git update-ref --stdin: each line of a known
+// input (delete, update, create) is the git update-ref command it stands
+// for, so that a deletion of refs/stash or a move of main read from the
+// input is judged as the same command written out; an input the analysis
+// cannot see (or -z's format) leaves the command opaque.
+func (w *walker) updateRefStdin(g *Git, sc scope, idx int) {
+	stdin, nul := false, false
+	for _, a := range g.Args {
+		switch {
+		case a.Dynamic != "":
+			return // judged as it stands
+		case a.Value == "--stdin":
+			stdin = true
+		case a.Value == "-z":
+			nul = true
+		}
+	}
+	if !stdin {
+		return
+	}
+	text, ok := w.stdinText(sc)
+	if !ok || nul {
+		w.a.Commands[idx].Opaque = "git update-ref --stdin reads the refs it changes from an input the analysis cannot read"
+		return
+	}
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || len(lines) >= 256 {
+			continue
+		}
+		switch f[0] {
+		case "delete":
+			lines = append(lines, "git update-ref -d "+quoteWord(f[1]))
+		case "update", "create":
+			if len(f) >= 3 {
+				lines = append(lines, "git update-ref "+quoteWord(f[1])+" "+quoteWord(f[2]))
+			}
+		}
+	}
+	if len(lines) > 0 {
+		w.gitShell(strings.Join(lines, "\n"), "git update-ref --stdin", g, sc, idx, nil)
+	}
 }
 
 // expandAlias replaces an alias by its expansion (repeatedly, bounded);

@@ -32,6 +32,12 @@ type TreeChange struct {
 	// Paths are the command's own pathspecs (nil: the whole tree), for
 	// a judge that wants them.
 	Paths []Word
+	// Revs are the revisions the command applies (a merge's, a rebase's
+	// upstream, onto and branch, a cherry-pick's commits, a pull's
+	// remote-tracking branches): when one does not name a commit, git
+	// refuses and the tree does not change, unless an earlier command of
+	// the same line creates it.
+	Revs []string
 	// Unknown says why what it changes cannot be listed (a revision only
 	// run time knows, a subcommand without a model): judge the whole tree.
 	Unknown string
@@ -70,6 +76,41 @@ func (t TreeChange) Files(run RunGit) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Unresolved returns the first of Revs that names no commit, as git
+// rev-parse --verify says; "" when all do (or there are none). A range
+// (a..b) or other expression is taken to resolve: only a plain name is
+// asked.
+func (t TreeChange) Unresolved(run RunGit) string {
+	for _, r := range t.Revs {
+		if r == "" || strings.HasPrefix(r, "-") || strings.Contains(r, "..") {
+			continue
+		}
+		if _, err := run("rev-parse", "--verify", "--quiet", "--end-of-options", r+"^{commit}"); err != nil {
+			return r
+		}
+	}
+	return ""
+}
+
+// ReadsRefsOnly reports a git command that creates, moves and deletes no
+// ref (status, log, diff, show, ...): one before a merge of a revision
+// that does not exist cannot make it exist.
+func (g *Git) ReadsRefsOnly() bool {
+	if g == nil || g.Dynamic != "" || g.shellAlias != "" {
+		return false
+	}
+	if g.Help || g.Exits {
+		return true
+	}
+	switch g.Sub {
+	case "status", "log", "diff", "show", "rev-parse", "rev-list", "describe", "shortlog", "blame", "annotate", "grep", "ls-files", "ls-tree",
+		"cat-file", "merge-base", "diff-tree", "diff-index", "diff-files", "show-ref", "for-each-ref", "name-rev", "cherry", "whatchanged",
+		"range-diff", "count-objects", "version", "var", "check-ignore", "check-attr", "check-ref-format", "show-branch", "format-patch", "archive":
+		return true
+	}
+	return false
 }
 
 // DirtyFiles runs the Dirty lists: the uncommitted changes the command
@@ -140,6 +181,7 @@ func (g *Git) TreeChange() (TreeChange, bool) {
 			if r == "-" {
 				r = "@{-1}"
 			}
+			tc.Revs = append(tc.Revs, r)
 			tc.Lists = append(tc.Lists, diffList([]string{"HEAD..." + r}, nil))
 		}
 	case "pull":
@@ -173,6 +215,7 @@ func (g *Git) TreeChange() (TreeChange, bool) {
 		// As a merge or as a rebase (pull.rebase may say either): what it
 		// brings, and the checkout's own commits it may replay.
 		tc.Content = true
+		tc.Revs = revs
 		for _, r := range revs {
 			tc.Lists = append(tc.Lists, diffList([]string{"HEAD", r}, nil), diffList([]string{r + "...HEAD"}, nil))
 		}
@@ -213,6 +256,7 @@ func (g *Git) TreeChange() (TreeChange, bool) {
 			branch = ops[1]
 		}
 		tc.Content = true
+		tc.Revs = []string{upstream, onto, branch}
 		// What the new base brings, and the commits replayed onto it.
 		tc.Lists = append(tc.Lists, diffList([]string{"HEAD", onto}, nil), diffList([]string{upstream + "..." + branch}, nil))
 		if branch != "HEAD" {
@@ -236,6 +280,7 @@ func (g *Git) TreeChange() (TreeChange, bool) {
 			return unknown("git " + g.Sub + " reads its commits from input the analysis cannot see")
 		}
 		tc.Content = true
+		tc.Revs = revs
 		tc.Lists = append(tc.Lists, GitList{Args: append(append(append([]string{}, logNames...), revs...), "--")})
 	case "stash":
 		sub := "push"

@@ -92,6 +92,9 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 			}
 			continue
 		}
+		if printsAndExits(lang, v) && a.Dynamic == "" {
+			return // node --version, python3 -V, ruby -h: the interpreter prints and exits
+		}
 		if codeFlag(lang, base, v) && i+1 < len(args) {
 			if args[i+1].Dynamic != "" {
 				codeDynamic = args[i+1].Dynamic
@@ -175,6 +178,28 @@ func (w *walker) interpreter(lang string, args []Word, sc scope, idx int) {
 
 func isTerminalOnly(lang string) bool { return false }
 
+// printsAndExits reports an interpreter option, before any program, with
+// which it only prints its version or usage and exits.
+func printsAndExits(lang, opt string) bool {
+	switch opt {
+	case "--version", "--help":
+		return lang != "awk" && lang != "powershell"
+	}
+	switch lang {
+	case "js":
+		return opt == "-v" || opt == "-h"
+	case "python":
+		return opt == "-V" || opt == "-VV" || opt == "-h"
+	case "ruby":
+		return opt == "-h"
+	case "perl":
+		return opt == "-v" || opt == "-V" || opt == "-h"
+	case "php":
+		return opt == "-v" || opt == "-h" || opt == "-i" || opt == "-m"
+	}
+	return false
+}
+
 func flagName(lang string) string {
 	switch lang {
 	case "python":
@@ -210,7 +235,10 @@ func (w *walker) code(lang, what, text string, sc scope, idx int) {
 		t := call.text()
 		w.shellString(t, Word{Value: t}, what, sc, idx, nil)
 	}
-	if why := writes(lang, text); why != "" {
+	// Literal deletions are followed as the rm they amount to; only
+	// what is left can write anything unseen.
+	_, unseen := deletions(lang, text)
+	if why := writes(lang, unseen); why != "" {
 		w.a.Writes = append(w.a.Writes, w.at(Write{Op: what, Command: idx, Dynamic: fmt.Sprintf("%s may write files (%s)", what, why), Dir: dirOf(sc)}))
 	}
 }

@@ -52,6 +52,140 @@ func spawnCalls(lang string) []spawnCall {
 	return nil
 }
 
+// deleteCall is a call that deletes the files its literal arguments name,
+// as the command argv with those paths appended would (shutil.rmtree(p)
+// is rm -rf -- p): the analysis follows it as that command, so every gate
+// judges the deletion as it judges rm's.
+type deleteCall struct {
+	name string
+	argv []string
+}
+
+var (
+	rmTree = []string{"rm", "-rf", "--"}
+	rmFile = []string{"rm", "-f", "--"}
+	rmDir  = []string{"rmdir", "--"}
+)
+
+// deleteCalls are, per language, the calls that delete the paths given
+// as their literal arguments (a switch, not a map, as spawnCalls).
+func deleteCalls(lang string) []deleteCall {
+	switch lang {
+	case "python":
+		return []deleteCall{{"shutil.rmtree(", rmTree}, {"os.remove(", rmFile}, {"os.unlink(", rmFile}, {"os.rmdir(", rmDir}, {"os.removedirs(", rmDir}}
+	case "js":
+		return []deleteCall{{"rmSync(", rmTree}, {"rm(", rmTree}, {"rmdirSync(", rmTree}, {"rmdir(", rmTree}, {"unlinkSync(", rmFile}, {"unlink(", rmFile},
+			{"removeSync(", rmTree}, {"remove(", rmTree}}
+	case "ruby":
+		return []deleteCall{{"rm_rf(", rmTree}, {"rm_r(", rmTree}, {"remove_dir(", rmTree}, {"remove_entry(", rmTree}, {"remove_entry_secure(", rmTree},
+			{"rm_f(", rmFile}, {"FileUtils.rm(", rmFile}, {"File.delete(", rmFile}, {"File.unlink(", rmFile}, {"Dir.rmdir(", rmDir}, {"Dir.delete(", rmDir}}
+	case "perl":
+		return []deleteCall{{"rmtree(", rmTree}, {"remove_tree(", rmTree}, {"unlink(", rmFile}, {"unlink ", rmFile}, {"rmdir(", rmDir}}
+	case "php":
+		return []deleteCall{{"unlink(", rmFile}, {"rmdir(", rmDir}}
+	}
+	return nil
+}
+
+// deletions finds the literal deletions of code (deleteCalls) as the
+// commands they amount to, and returns the code with those calls (their
+// receivers too: shutil., FileUtils., fs.) blanked out, so that what is
+// left shows whether the code can write anything else.
+func deletions(lang, text string) ([]inlineCall, string) {
+	var calls []inlineCall
+	var b []byte
+	for _, dc := range deleteCalls(lang) {
+		for from := 0; ; {
+			i := strings.Index(text[from:], dc.name)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			from = start + len(dc.name)
+			if start > 0 && isIdent(text[start-1]) && dc.name[0] >= 'a' && dc.name[0] <= 'z' {
+				continue // rm( inside form(, unlink( inside my_unlink(
+			}
+			args, end, ok := literalArgs(text, from, dc.name[len(dc.name)-1])
+			if !ok || len(args) == 0 || !wholeLiteral(text, from) || (lang == "perl" || lang == "ruby" || lang == "php") && !allLiterals(text, from) {
+				continue // os.remove("." + name), unlink "a", $b: a computed path, left unseen
+			}
+			if b == nil {
+				b = []byte(text)
+			}
+			for j := start; j > 0 && (isIdent(text[j-1]) || text[j-1] == '.'); j-- {
+				start = j - 1
+			}
+			for j := start; j < end && j < len(b); j++ {
+				if b[j] != '\n' {
+					b[j] = ' '
+				}
+			}
+			argv := append([]string(nil), dc.argv...)
+			for _, a := range args {
+				if a.list != nil {
+					argv = append(argv, a.list...)
+				} else {
+					argv = append(argv, a.s)
+				}
+			}
+			if lang != "perl" && lang != "ruby" && len(args) > 0 && args[0].list == nil {
+				argv = argv[:len(dc.argv)+1] // the path; what follows are options (rmSync(p, {recursive: true}))
+			}
+			calls = append(calls, inlineCall{argv: argv})
+		}
+	}
+	if b == nil {
+		return nil, text
+	}
+	rest := string(b)
+	if lang == "python" && !strings.Contains(strings.ReplaceAll(rest, "import shutil", ""), "shutil") {
+		rest = strings.ReplaceAll(rest, "import shutil", "             ")
+	}
+	return calls, rest
+}
+
+// wholeLiteral reports that the argument at i (after the call's opening
+// bracket) is a string literal on its own: what follows it ends the
+// argument (a comma, the closing bracket, the statement's end), so it is
+// not part of an expression ("." + name, '/tmp/' . $x).
+func wholeLiteral(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i < len(text) && text[i] == '[' {
+		return true // a list of literals: literalArgs read every element
+	}
+	_, j, ok := stringLit(text, i)
+	if !ok {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j >= len(text) || strings.IndexByte(",);\n}", text[j]) >= 0
+}
+
+// allLiterals reports that every comma-separated argument from i is a
+// whole string literal (perl's and ruby's deletions take several paths).
+func allLiterals(text string, i int) bool {
+	for {
+		if !wholeLiteral(text, i) {
+			return false
+		}
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		_, j, _ := stringLit(text, i)
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != ',' {
+			return true
+		}
+		i = j + 1
+	}
+}
+
 // inlineCalls finds the processes literal code starts, and returns the
 // code with those calls (and the plain imports of the modules they come
 // from) blanked out, so that what is left shows whether the code can
@@ -141,6 +275,8 @@ func inlineCalls(lang, text string) ([]inlineCall, string) {
 			blank(start, end+1)
 		}
 	}
+	dels, _ := deletions(lang, text)
+	calls = append(calls, dels...)
 	rest := string(b)
 	if len(calls) > 0 {
 		rest = blankImports(lang, rest)

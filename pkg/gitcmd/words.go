@@ -108,6 +108,14 @@ func (w *walker) wordParts(word *syntax.Word, sc scope, f *fieldBuilder, split b
 			splitInto(v.Value, f, sc)
 		case *syntax.CmdSubst:
 			w.stmts(p.Stmts, sc)
+			if out, ok := staticOutput(p); ok {
+				if split {
+					splitInto(out, f, sc)
+				} else {
+					f.add(out)
+				}
+				continue
+			}
 			if execPath(p, sc) {
 				f.add("$(git --exec-path)")
 				continue
@@ -144,6 +152,109 @@ func (w *walker) listsHere(p *syntax.CmdSubst, sc scope) bool {
 	return fl != nil && fl.flat
 }
 
+// staticOutput is the output of a substitution that only prints literal
+// words: $(echo ls), `echo a b`, $(printf 'x'), trailing newlines removed
+// as bash removes them. ok is false for anything else (an option to echo,
+// a format with % or \, an expansion, a redirection, more than one
+// command).
+func staticOutput(p *syntax.CmdSubst) (string, bool) {
+	if len(p.Stmts) != 1 {
+		return "", false
+	}
+	st := p.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "", false
+	}
+	if len(st.Redirs) > 0 {
+		// $(cat <<'EOF' ... EOF): the here-document's text, when cat
+		// alone reads it and it expands nothing.
+		if len(st.Redirs) != 1 || len(call.Args) != 1 || (st.Redirs[0].Op != syntax.Hdoc && st.Redirs[0].Op != syntax.DashHdoc) || st.Redirs[0].Hdoc == nil {
+			return "", false
+		}
+		if name, ok := plainWord(call.Args[0]); !ok || name != "cat" {
+			return "", false
+		}
+		var b strings.Builder
+		for _, part := range st.Redirs[0].Hdoc.Parts {
+			l, ok := part.(*syntax.Lit)
+			if !ok || strings.ContainsAny(l.Value, "\\$`") && !quotedDelim(st.Redirs[0].Word) {
+				return "", false
+			}
+			b.WriteString(l.Value)
+		}
+		return strings.TrimRight(b.String(), "\n"), true
+	}
+	args := make([]string, 0, len(call.Args))
+	for _, a := range call.Args {
+		v, ok := plainWord(a)
+		if !ok {
+			return "", false
+		}
+		args = append(args, v)
+	}
+	switch args[0] {
+	case "echo":
+		if len(args) > 1 && strings.HasPrefix(args[1], "-") {
+			return "", false
+		}
+		return strings.TrimRight(strings.Join(args[1:], " "), "\n"), true
+	case "printf":
+		if len(args) != 2 || strings.ContainsAny(args[1], "%\\") || strings.HasPrefix(args[1], "-") {
+			return "", false
+		}
+		return strings.TrimRight(args[1], "\n"), true
+	}
+	return "", false
+}
+
+// quotedDelim reports a here-document delimiter with quotes ('EOF',
+// "EOF", E\OF): the body is taken as written.
+func quotedDelim(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainWord is the value of a word made of literal text and quotes only
+// (no expansion, escape, pattern or brace list).
+func plainWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\*?[]{}~") {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				l, ok := dp.(*syntax.Lit)
+				if !ok || strings.Contains(l.Value, "\\") {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
 // execPath reports $(git --exec-path), which names git's own directory.
 func execPath(p *syntax.CmdSubst, sc scope) bool {
 	t := strings.Join(strings.Fields(sc.text(p)), " ")
@@ -164,6 +275,10 @@ func (w *walker) quotedPart(part syntax.WordPart, sc scope, f *fieldBuilder) {
 		}
 	case *syntax.CmdSubst:
 		w.stmts(p.Stmts, sc)
+		if out, ok := staticOutput(p); ok {
+			f.add(out)
+			return
+		}
 		if execPath(p, sc) {
 			f.add("$(git --exec-path)")
 			return

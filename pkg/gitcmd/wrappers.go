@@ -80,6 +80,9 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 				continue
 			}
 		}
+		if v == "-" && wr.dashOption {
+			continue // env -: env -i
+		}
 		if !strings.HasPrefix(v, "-") || v == "-" {
 			break
 		}
@@ -132,6 +135,19 @@ func (w *walker) unwrap(args []Word, sc scope) ([]Word, how, bool) {
 		if text, ok := parallelCommands(inner); ok {
 			h.shellCmd, h.shellWord = text, Word{Value: text}
 			return nil, h, true
+		}
+		if !hasArgList(inner) && !hasInputOption(args[1:i]) {
+			// No ::: list: parallel reads its arguments from its input,
+			// one a line. A known input gives the command lines; an
+			// unknown one is appended as xargs's is.
+			if text, ok := w.stdinText(sc); ok && sc.stdin.find == nil {
+				if lines, ok := parallelLines(inner, text); ok {
+					h.shellCmd, h.shellWord = lines, Word{Value: lines}
+					return nil, h, true
+				}
+			} else if len(inner) > 0 {
+				return appendDynamic(inner, name, args[1:i]), h, true
+			}
 		}
 	}
 	if wr.joins || hasShellFlag(wr.shellFlags, args[1:i]) {
@@ -414,6 +430,14 @@ func parallelCommands(inner []Word) (string, bool) {
 		}
 		vals = append(vals, a.Value)
 	}
+	return parallelJoin(cmd, vals), true
+}
+
+// parallelJoin is the command lines parallel runs for cmd and its
+// arguments: each argument, shell-quoted as parallel quotes it, fills the
+// command's {} (or is appended); without a command each argument is a
+// command line of its own.
+func parallelJoin(cmd, vals []string) string {
 	line := strings.Join(cmd, " ")
 	var lines []string
 	for _, v := range vals {
@@ -421,10 +445,60 @@ func parallelCommands(inner []Word) (string, bool) {
 		case line == "":
 			lines = append(lines, v)
 		case strings.Contains(line, "{}"):
-			lines = append(lines, strings.ReplaceAll(line, "{}", v))
+			lines = append(lines, strings.ReplaceAll(line, "{}", quoteWord(v)))
 		default:
-			lines = append(lines, line+" "+v)
+			lines = append(lines, line+" "+quoteWord(v))
 		}
 	}
-	return strings.Join(lines, "\n"), true
+	return strings.Join(lines, "\n")
+}
+
+// parallelLines is parallel's command lines for a known input, one
+// argument a line (ok is false for a computed command word or a very long
+// input).
+func parallelLines(inner []Word, text string) (string, bool) {
+	cmd := make([]string, 0, len(inner))
+	for _, a := range inner {
+		if a.Dynamic != "" {
+			return "", false
+		}
+		cmd = append(cmd, a.Value)
+	}
+	var vals []string
+	for _, l := range strings.Split(text, "\n") {
+		if l == "" {
+			continue
+		}
+		if len(vals) >= 1000 {
+			return "", false
+		}
+		vals = append(vals, l)
+	}
+	return parallelJoin(cmd, vals), true
+}
+
+// hasArgList reports a :::, :::: (or their + forms) among parallel's words.
+func hasArgList(inner []Word) bool {
+	for _, a := range inner {
+		if a.Dynamic != "" {
+			continue
+		}
+		switch a.Value {
+		case ":::", ":::+", "::::", "::::+":
+			return true
+		}
+	}
+	return false
+}
+
+// hasInputOption reports parallel's options that read the arguments
+// elsewhere than one a line from stdin (-a file, -d, -0, --colsep, -N,
+// --pipe, ...): the input is then not read here.
+func hasInputOption(opts []Word) bool {
+	for _, o := range opts {
+		if o.Dynamic != "" || strings.HasPrefix(o.Value, "-") && o.Value != "-q" && o.Value != "-k" && o.Value != "--keep-order" && !strings.HasPrefix(o.Value, "-j") && !strings.HasPrefix(o.Value, "--jobs") {
+			return true
+		}
+	}
+	return false
 }

@@ -175,10 +175,22 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 			w.addWrite(t, name+" "+ws.moves[0], sc, idx, true)
 		}
 	}
+	named := ws.urlNames && !p.has(ws.urlTrees...)
+	toStdout := false
+	var into *Word // the directory the URLs' files go to (wget -P)
 	for _, o := range p.opts {
 		files, trees := contains(ws.values, o.name), contains(ws.valueTrees, o.name)
 		if !o.has || !files && !trees {
 			continue
+		}
+		if trees && named {
+			v := o.value
+			into = &v
+			continue
+		}
+		if files && o.value.Dynamic == "" && o.value.Value == "-" && ws.urlNames {
+			toStdout = true
+			continue // wget -O -, curl -o -: standard output
 		}
 		vop := ws.op
 		if vop == "" {
@@ -186,9 +198,53 @@ func (w *walker) specWrites(s *progSpec, name string, rest []Word, sc scope, idx
 		}
 		w.addWrite(o.value, vop, sc, idx, trees)
 	}
-	if len(ws.dotWhen) > 0 && p.has(ws.dotWhen...) || ws.dot && len(w.a.Writes) == n {
-		w.addWrite(Word{Value: "."}, op, sc, idx, true)
+	if len(ws.dotWhen) > 0 && p.has(ws.dotWhen...) || ws.dot && len(w.a.Writes) == n && !toStdout {
+		if !named {
+			w.addWrite(Word{Value: "."}, op, sc, idx, true)
+			return
+		}
+		for _, u := range p.operands {
+			name := urlBase(u.Value, ws.urlIndex)
+			switch {
+			case u.Dynamic != "":
+				w.addWrite(u, op, sc, idx, false) // a computed URL: a computed name
+				continue
+			case name == "":
+				continue
+			}
+			t := Word{Value: name}
+			if into != nil {
+				if into.Dynamic != "" {
+					w.addWrite(*into, op, sc, idx, true)
+					continue
+				}
+				t.Value = strings.TrimSuffix(into.Value, "/") + "/" + name
+			}
+			w.addWrite(t, op, sc, idx, false)
+		}
 	}
+}
+
+// urlBase is the file name a downloader saves a URL under: the last
+// segment of its path, without query or fragment; index when there is
+// none. A name that is no file name ("..") is index too.
+func urlBase(u, index string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		if j := strings.IndexByte(u, '/'); j >= 0 {
+			u = u[j:]
+		} else {
+			u = ""
+		}
+	}
+	name := u[strings.LastIndexByte(u, '/')+1:]
+	if name == "" || name == "." || name == ".." {
+		return index
+	}
+	return name
 }
 
 // customWrites records the writes of the programs whose spec says they are
@@ -736,6 +792,12 @@ func (w *walker) findWrites(rest []Word, sc scope, idx int) {
 			continue
 		}
 		switch rest[i].Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// The command's words run up to ; or + (as findExec reads
+			// them): a -delete among them is its argument (find . -exec
+			// echo -delete \;), not the action.
+			for i++; i < len(rest) && rest[i].Value != ";" && rest[i].Value != "+"; i++ {
+			}
 		case "-delete":
 			for _, r := range defaultDot(roots) {
 				w.addWrite(r, "find -delete", sc, idx, true)
