@@ -605,4 +605,9 @@ var gateCorpus = []gateCase{
 	{cmd: "gofmt -w src", on: "feat"},
 	{cmd: "env - git reset --hard", on: "main", bad: true, dirty: true},
 	{cmd: "env - PATH=/usr/bin git push -f origin HEAD:main", on: "both", bad: true},
+	// Access beyond the session: credentials and who may log in
+	// (cmdguard credentials-write).
+	{cmd: "echo 'dev ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/magehook-corpus", on: "both", bad: true},
+	{cmd: "sudo sh -c 'echo x:x:0:0::/root:/bin/sh >> /etc/passwd'", on: "both", bad: true},
+	{cmd: "ls -la /etc/sudoers.d && grep -c root /etc/passwd", on: "both"},
 }

@@ -79,6 +79,7 @@ func class(a atom, v command, w *world) (bool, string) {
 			}
 		}
 	case "writes":
+		globs := homeGlobs(splitAlts(a.value), w.home)
 		for _, wr := range w.a.Writes {
 			if wr.Command != v.idx {
 				continue
@@ -86,7 +87,7 @@ func class(a atom, v command, w *world) (bool, string) {
 			if wr.Dynamic != "" {
 				continue // a computed path: other rules (and the gates' write analysis) judge it
 			}
-			if anyGlob(splitAlts(a.value), wr.Path) {
+			if anyGlob(globs, wr.Path) {
 				return true, ""
 			}
 		}
@@ -471,4 +472,21 @@ func rsyncDeletes(v command) bool {
 		}
 	}
 	return false
+}
+
+// homeGlobs reads a leading ~/ of each glob as the home directory, as
+// the shell reads it in a path; with no home known, such a glob matches
+// nothing (a write under an unknown home is computed, and judged as such).
+func homeGlobs(globs []string, home string) []string {
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		if rest, ok := strings.CutPrefix(g, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			g = strings.TrimSuffix(home, "/") + "/" + rest
+		}
+		out = append(out, g)
+	}
+	return out
 }

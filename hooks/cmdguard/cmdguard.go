@@ -19,7 +19,8 @@
 // outside the checkout and scratch space; git reset
 // --hard, git checkout -- . and git restore . over uncommitted work; git
 // clean -f; git stash clear and every way of dropping the stash's reflog;
-// git worktree remove --force; forced pushes;
+// git worktree remove --force; forced pushes; writes to the user's
+// credentials (SSH keys, tokens, sudoers);
 // chmod -R 777; a download piped into a shell;
 // writes to block devices; tools that erase or repartition one; mkfs;
 // DROP, TRUNCATE and DELETE without WHERE through database clients (in
@@ -31,7 +32,8 @@
 // git-reset-hard, git-clean-force,
 // git-discard, git-stash-clear, git-stash-delete, git-stash-expire,
 // git-reflog-expire-all,
-// git-worktree-remove-force, git-push-force, chmod-world-writable,
+// git-worktree-remove-force, git-push-force, credentials-write,
+// chmod-world-writable,
 // download-to-shell, block-device-write, disk-erase, mkfs, sql-drop,
 // kv-flush, deploy-ceiling)
 // plus the repository's own in .toolingrc:
@@ -65,7 +67,8 @@
 //	              a path outside the checkout and scratch space
 //	{dir}         an operand that is a directory, '.', a glob or a :pathspec
 //	{glob:GLOB}   an operand matching GLOB
-//	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...)
+//	{writes:GLOB} the command writes a path matching GLOB (>, dd of=, tee, ...);
+//	              a leading ~/ is the home directory
 //	{destroys:root|home|checkout}  the command deletes, moves away or
 //	              changes the mode of a whole tree at or above /, the home
 //	              directory or the checkout, by whatever program (a find
