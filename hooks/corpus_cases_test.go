@@ -610,4 +610,8 @@ var gateCorpus = []gateCase{
 	{cmd: "echo 'dev ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/magehook-corpus", on: "both", bad: true},
 	{cmd: "sudo sh -c 'echo x:x:0:0::/root:/bin/sh >> /etc/passwd'", on: "both", bad: true},
 	{cmd: "ls -la /etc/sudoers.d && grep -c root /etc/passwd", on: "both"},
+	// A redirection of no command, or of a compound, is the null command's.
+	{cmd: "{ head -c 1048576 /dev/zero; } > /dev/sdb", on: "both", bad: true},
+	{cmd: "> /etc/sudoers.d/magehook-corpus", on: "both", bad: true},
+	{cmd: "> /tmp/magehook-corpus-empty.log", on: "both"},
 }

@@ -159,8 +159,8 @@ func run(c *hook.Call) (hook.Result, error) {
 	tmpdir := getenv(c.Getenv, "TMPDIR")
 	w := &world{a: a, home: home, checkout: c.Config.Root(), tmpdir: tmpdir, past: set.past, dirty: gitDirty}
 	var denies, warns []string
-	for i, cmd := range a.Commands {
-		v := view(cmd, i)
+	for _, v := range views(a, command) {
+		cmd := v.c
 		for _, r := range set.rules {
 			ok, why, err := r.parsed.match(v, w)
 			if err != nil {

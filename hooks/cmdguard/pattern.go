@@ -189,6 +189,24 @@ type command struct {
 	all   []gitcmd.Word // every argument after the program
 }
 
+// views are the commands of an analysis as the rules see them, with the
+// null command's (program ":", index -1) when a redirection belongs to no
+// command or to a compound (> f, { ...; } > f), as in : > f: the rules of
+// any program ("*") judge what it writes.
+func views(a *gitcmd.Analysis, text string) []command {
+	vs := make([]command, 0, len(a.Commands)+1)
+	for i, c := range a.Commands {
+		vs = append(vs, view(c, i))
+	}
+	for _, wr := range a.Writes {
+		if wr.Command == -1 {
+			vs = append(vs, command{c: gitcmd.Command{Text: text}, idx: -1, program: ":"})
+			break
+		}
+	}
+	return vs
+}
+
 func view(c gitcmd.Command, idx int) command {
 	if eq := c.Equivalent(); eq != nil {
 		// A cmdlet: the program that does what it does (Remove-Item

@@ -60,8 +60,8 @@ func (r Rule) Matches(command, dir, home string, past []string) (bool, error) {
 		return false, err
 	}
 	w := &world{a: a, home: home, checkout: dir, past: past, assume: true}
-	for i, c := range a.Commands {
-		ok, _, err := r.parsed.match(view(c, i), w)
+	for _, v := range views(a, command) {
+		ok, _, err := r.parsed.match(v, w)
 		if err != nil || ok {
 			return ok, err
 		}
