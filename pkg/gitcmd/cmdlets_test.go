@@ -25,22 +25,8 @@ func psExampleOf(t *testing.T, command, dir string) (reads, writes, runs string)
 		}
 	}
 	reads = strings.Join(got, " ")
-	got = nil
-	seen = map[string]bool{}
-	for _, w := range a.Writes {
-		if f := writeForm(w, dir); !seen[f] {
-			seen[f] = true
-			got = append(got, f)
-		}
-	}
-	if n := len(a.Commands); n > 1 {
-		c := a.Commands[n-1]
-		runs = strings.Join(c.Argv(), " ")
-		if c.Dir != dir {
-			runs += "@" + c.Dir
-		}
-	}
-	return reads, strings.Join(got, " "), runs
+	writes, runs = writesAndRuns(a, dir)
+	return reads, writes, runs
 }
 
 // TestCmdletSpecs runs every cmdlet spec's examples: each PowerShell

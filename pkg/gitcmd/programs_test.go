@@ -33,6 +33,14 @@ func exampleOf(t *testing.T, command, dir string) (reads, writes, runs string) {
 		t.Fatalf("%s: %v", command, err)
 	}
 	reads, _ = readsOf(t, command, dir)
+	writes, runs = writesAndRuns(a, dir)
+	return reads, writes, runs
+}
+
+// writesAndRuns renders what an example checks of an analysis: its writes
+// (writeForm, each once) and the argument vector of its last command when
+// it has more than one (a wrapper's), with @DIR when that runs elsewhere.
+func writesAndRuns(a *Analysis, dir string) (writes, runs string) {
 	var got []string
 	seen := map[string]bool{}
 	for _, w := range a.Writes {
@@ -48,7 +56,7 @@ func exampleOf(t *testing.T, command, dir string) (reads, writes, runs string) {
 			runs += "@" + c.Dir
 		}
 	}
-	return reads, strings.Join(got, " "), runs
+	return strings.Join(got, " "), runs
 }
 
 // TestProgramSpecs runs every spec's examples: each command, analysed in
