@@ -79,7 +79,7 @@ func class(a atom, v command, w *world) (bool, string) {
 			}
 		}
 	case "writes":
-		globs := homeGlobs(splitAlts(a.value), w.home)
+		globs := splitAlts(a.value)
 		for _, wr := range w.a.Writes {
 			if wr.Command != v.idx {
 				continue
@@ -87,7 +87,7 @@ func class(a atom, v command, w *world) (bool, string) {
 			if wr.Dynamic != "" {
 				continue // a computed path: other rules (and the gates' write analysis) judge it
 			}
-			if anyGlob(globs, wr.Path) {
+			if anyGlob(globs, wr.Path) || underHome(globs, w.home, wr.Path) {
 				return true, ""
 			}
 		}
@@ -474,19 +474,23 @@ func rsyncDeletes(v command) bool {
 	return false
 }
 
-// homeGlobs reads a leading ~/ of each glob as the home directory, as
-// the shell reads it in a path; with no home known, such a glob matches
-// nothing (a write under an unknown home is computed, and judged as such).
-func homeGlobs(globs []string, home string) []string {
-	out := make([]string, 0, len(globs))
-	for _, g := range globs {
-		if rest, ok := strings.CutPrefix(g, "~/"); ok {
-			if home == "" {
-				continue
-			}
-			g = strings.TrimSuffix(home, "/") + "/" + rest
-		}
-		out = append(out, g)
+// underHome reports a path below home that a glob with a leading ~/
+// matches (~/.ssh/* for $HOME/.ssh/authorized_keys), as the shell reads
+// ~/ in a path; with no home known, such a glob matches nothing (a write
+// under an unknown home is computed, and judged as such).
+func underHome(globs []string, home, p string) bool {
+	if home == "" {
+		return false
 	}
-	return out
+	rest, ok := strings.CutPrefix(p, strings.TrimSuffix(home, "/"))
+	if !ok || !strings.HasPrefix(rest, "/") {
+		return false
+	}
+	rest = rest[1:]
+	for _, g := range globs {
+		if tail, ok := strings.CutPrefix(g, "~/"); ok && anyGlob([]string{tail}, rest) {
+			return true
+		}
+	}
+	return false
 }

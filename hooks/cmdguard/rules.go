@@ -103,7 +103,7 @@ var builtin = []Rule{
 		Reason: "this changes the user's credentials or who may log in (an authorized SSH key, a token, a cluster's or registry's access, sudoers), which grants access beyond this session; ask the user to make this change",
 		Deny: []string{"echo 'ssh-ed25519 AAAAC3 x@y' >> ~/.ssh/authorized_keys", "cp key.pub ~/.ssh/authorized_keys", "> ~/.aws/credentials", "printf 'machine x login y' | tee -a ~/.netrc",
 			"echo 'x ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/x", "rm ~/.ssh/known_hosts"},
-		Allow: []string{"cat ~/.ssh/id_ed25519.pub", "ls -la ~/.ssh", "echo x > /tmp/ssh-note", "cp ~/.aws/config /tmp/aws-config-copy", "grep github ~/.ssh/known_hosts"}},
+		Allow: []string{"cat ~/.ssh/id_ed25519.pub", "ls -la ~/.ssh", "echo x > /tmp/ssh-note", "echo k > /tmp/.ssh/authorized_keys", "cp ~/.aws/config /tmp/aws-config-copy", "grep github ~/.ssh/known_hosts"}},
 	{Name: "chmod-world-writable", Pattern: "chmod -R|--recursive 777|0777|a+rwx|ugo+rwx|a=rwx|+rwx",
 		Reason: "a recursive chmod 777 makes every file writable and executable by everyone; grant the one permission that is missing",
 		Deny:   []string{"chmod -R 777 .", "chmod -R a+rwx /var/www", "sudo chmod --recursive 0777 src"},

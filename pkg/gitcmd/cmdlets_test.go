@@ -50,15 +50,7 @@ func TestCmdletSpecs(t *testing.T) {
 		}
 		for _, ex := range s.examples {
 			reads, writes, runs := psExampleOf(t, ex.command, "/w")
-			if reads != ex.reads {
-				t.Errorf("%s: reads %q, want %q", ex.command, reads, ex.reads)
-			}
-			if writes != ex.writes {
-				t.Errorf("%s: writes %q, want %q", ex.command, writes, ex.writes)
-			}
-			if ex.runs != "" && runs != ex.runs {
-				t.Errorf("%s: runs %q, want %q", ex.command, runs, ex.runs)
-			}
+			checkExample(t, ex, reads, writes, runs, ex.runs != "")
 		}
 	}
 }
