@@ -52,25 +52,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/magehook/magehook/pkg/lazy"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/magehook/magehook/pkg/atomicfile"
 	"github.com/magehook/magehook/pkg/gitx"
 )
 
-var boilerplate = sync.OnceValue(func() []*regexp.Regexp {
+var boilerplate = lazy.Value[[]*regexp.Regexp]{New: func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`(?i)^\s*co-authored-by:.*\b(claude|anthropic)\b`),
 		regexp.MustCompile(`(?i)generated (with|by) \[?claude( code)?\]?`),
 		regexp.MustCompile(`^\s*🤖\s*$`),
 	}
-})
+}}
 
 // Clean removes AI boilerplate lines and the blank lines they leave at the
 // end, keeping everything else (git's # comments included).
@@ -79,7 +79,7 @@ func Clean(msg string) string {
 	var kept []string
 	for _, l := range lines {
 		drop := false
-		for _, re := range boilerplate() {
+		for _, re := range boilerplate.Get() {
 			if re.MatchString(l) {
 				drop = true
 				break
@@ -109,9 +109,9 @@ func Clean(msg string) string {
 
 var types = []string{"feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"}
 
-var conventional = sync.OnceValue(func() *regexp.Regexp {
+var conventional = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 	return regexp.MustCompile(`^([a-z]+)(\([^()\s][^()]*\))?(!)?: (\S.*)$`)
-})
+}}
 
 // CheckConventional reports why the message's subject is not a
 // Conventional Commit, or nil.
@@ -132,7 +132,7 @@ func CheckConventional(msg string) error {
 			return nil
 		}
 	}
-	m := conventional().FindStringSubmatch(subject)
+	m := conventional.Get().FindStringSubmatch(subject)
 	if m == nil {
 		head, _, found := strings.Cut(subject, ":")
 		switch {

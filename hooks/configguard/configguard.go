@@ -114,10 +114,10 @@ package configguard
 
 import (
 	"fmt"
+	"github.com/magehook/magehook/pkg/lazy"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/magehook/magehook/pkg/gitcmd"
@@ -329,7 +329,7 @@ func workDirs(c *hook.Call) (string, []string) {
 
 // wiring is settings.WiringPatterns split into components, and the same
 // folded, made once per process.
-var wiring = sync.OnceValues(func() ([][]string, [][]string) {
+var wiring = lazy.Value[patterns]{New: func() patterns {
 	var out, folded [][]string
 	for _, pat := range settings.WiringPatterns() {
 		out = append(out, split(filepath.ToSlash(pat)))
@@ -355,20 +355,21 @@ var wiring = sync.OnceValues(func() ([][]string, [][]string) {
 		}
 		folded = append(folded, f)
 	}
-	return out, folded
-})
+	return patterns{out, folded}
+}}
+
+// patterns are paths' components, and the same folded.
+type patterns struct{ exact, folded [][]string }
 
 // wiring is settings.WiringPatterns and the other harness files, split
 // into components (foldedWiring: each folded), made on first use: an
 // ordinary call whose command writes nothing never needs them.
 func (g *guard) wiring() [][]string {
-	p, _ := wiring()
-	return p
+	return wiring.Get().exact
 }
 
 func (g *guard) foldedWiring() [][]string {
-	_, f := wiring()
-	return f
+	return wiring.Get().folded
 }
 
 func newGuard(c *hook.Call) (*guard, error) {

@@ -79,7 +79,7 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	if err := check.Run(); err != nil {
 		return fmt.Errorf("the handler set compiled into %s does not hold (%v): %s", out, err, strings.TrimSpace(msg.String()))
 	}
-	if err := os.Rename(tmp, out); err != nil {
+	if err := Place(tmp, out); err != nil {
 		return fmt.Errorf("put the new binary in place: %w", err)
 	}
 	return nil

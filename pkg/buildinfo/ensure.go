@@ -58,6 +58,11 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 		if built == hash || built == "" {
 			// Current, or not made by Build (no stamp): a binary someone
 			// put there on purpose is not replaced; the doctor reports it.
+			if built != "" {
+				if err := refresh(out, bootTime()); err != nil {
+					fmt.Fprintf(log, "magehook: could not rewrite %s in one piece: %v\n", out, err)
+				}
+			}
 			return out, nil
 		}
 		why = "it is older than its sources"

@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/magehook/magehook/pkg/lazy"
 	"io"
 	"os"
 	"os/exec"
@@ -21,7 +22,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/gitx"
@@ -748,9 +748,9 @@ func isBuiltin(name string) bool {
 
 // varRef is compiled on first use: the doctor is linked into the hook
 // binary, and a package-level regexp would be compiled on every hook start.
-var varRef = sync.OnceValue(func() *regexp.Regexp {
+var varRef = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
-})
+}}
 
 func (d *doctor) checkCommand(file, where string, obj *jsontree.Object, root string, own settings.Owner) {
 	cv, _ := obj.Get("command")
@@ -818,7 +818,7 @@ func (d *doctor) expand(word, root string) (string, bool) {
 		word = filepath.Join(d.Home, word[2:])
 	}
 	ok := true
-	re := varRef()
+	re := varRef.Get()
 	word = re.ReplaceAllStringFunc(word, func(ref string) string {
 		name := re.FindStringSubmatch(ref)[1]
 		if name == "HOME" {

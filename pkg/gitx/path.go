@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/magehook/magehook/pkg/lazy"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/magehook/magehook/pkg/regfile"
 )
@@ -53,7 +53,7 @@ func parseTag(s string) string {
 	return v
 }
 
-var path = sync.OnceValue(func() string {
+var path = lazy.Value[string]{New: func() string {
 	if p := InstalledPath(); p != "" && executable(p) {
 		return p
 	}
@@ -79,10 +79,10 @@ var path = sync.OnceValue(func() string {
 		}
 	}
 	return exe // none: running it fails, and a gate that needs it fails closed
-})
+}}
 
 // Path is the git the hooks run (see Installed).
-func Path() string { return path() }
+func Path() string { return path.Get() }
 
 // Resolve finds git for a build to record: the first on PATH, made
 // absolute.

@@ -7,6 +7,7 @@ package redact
 
 import (
 	"fmt"
+	"github.com/magehook/magehook/pkg/lazy"
 	"regexp"
 	"strings"
 	"sync"
@@ -192,7 +193,7 @@ func (t *literals) with(c byte) []literal { return t.lits[t.start[c]:t.start[c+1
 
 // index is built on first use, in two passes (count, then place) with one
 // allocation: it is built on every hook call that audits.
-var index = sync.OnceValue(func() *literals {
+var index = lazy.Value[*literals]{New: func() *literals {
 	t := new(literals)
 	cases := func(c byte, fold bool) (byte, byte, int) {
 		if fold && c >= 'a' && c <= 'z' {
@@ -230,7 +231,7 @@ var index = sync.OnceValue(func() *literals {
 		next[a]++
 	})
 	return t
-})
+}}
 
 func isWord(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
@@ -273,7 +274,7 @@ func present(s string) []bool {
 	rs := rules()
 	found := make([]bool, len(rs))
 	left := len(rs)
-	t := index()
+	t := index.Get()
 	ascii := true
 	for i := 0; i+1 < len(s) && left > 0; i++ {
 		c := s[i]

@@ -25,7 +25,6 @@ package toolargs
 
 import (
 	"encoding/json"
-	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -287,15 +286,63 @@ func relative(s string) bool {
 	return strings.Contains(s, "/") || strings.HasPrefix(s, ".") || filepath.Ext(s) != ""
 }
 
+// fileURIPath is the path of a file:// URI: what follows its authority,
+// up to a query or fragment, percent-decoded (RFC 8089). An escape that is
+// not two hex digits, or a control character, makes it no URI. (net/url
+// would do it, but linking it runs net/netip's init on every hook call.)
+func fileURIPath(s string) (string, bool) {
+	rest := strings.TrimPrefix(s, "file://")
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return "", true
+	}
+	p := rest[slash:]
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	if !strings.ContainsRune(p, '%') {
+		return p, !strings.ContainsFunc(s, isCTL)
+	}
+	b := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] != '%' {
+			b = append(b, p[i])
+			continue
+		}
+		if i+2 >= len(p) || !isHex(p[i+1]) || !isHex(p[i+2]) {
+			return "", false
+		}
+		b = append(b, unhex(p[i+1])<<4|unhex(p[i+2]))
+		i += 2
+	}
+	return string(b), !strings.ContainsFunc(s, isCTL)
+}
+
+func isCTL(r rune) bool { return r < 0x20 || r == 0x7f }
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
 // asPath turns an argument into a path: a file:// URI's path, ~/ the
 // home; a URI of another scheme is no path.
 func asPath(s, home string) (string, bool) {
 	if strings.HasPrefix(s, "file://") {
-		u, err := url.Parse(s)
-		if err != nil || u.Path == "" {
+		p, ok := fileURIPath(s)
+		if !ok || p == "" {
 			return "", false
 		}
-		return filepath.FromSlash(u.Path), true
+		return filepath.FromSlash(p), true
 	}
 	if i := strings.Index(s, "://"); i > 0 && !strings.ContainsAny(s[:i], `/\`) {
 		return "", false

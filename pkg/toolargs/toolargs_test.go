@@ -1,6 +1,7 @@
 package toolargs
 
 import (
+	"net/url"
 	"reflect"
 	"testing"
 
@@ -100,6 +101,21 @@ func TestShell(t *testing.T) {
 		got, _ := Shell(call(t, js))
 		if got != want {
 			t.Errorf("%s: %q, want %q", js, got, want)
+		}
+	}
+}
+
+// fileURIPath reads a file:// URI as net/url reads its path.
+func TestFileURIPathAsNetURL(t *testing.T) {
+	for _, s := range []string{
+		"file:///r/e", "file://localhost/etc/passwd", "file://host/a/b?q=1#f", "file:///a%20b/c",
+		"file:///a%2Fb", "file:///bad%zz", "file:///trunc%4", "file:///trunc%", "file://", "file://host",
+		"file:///a#frag/x", "file:///ctl\x01", "file:///%E2%82%AC", "file:///a+b", "file:///?x", "file:///a%41%61",
+	} {
+		got, ok := fileURIPath(s)
+		u, err := url.Parse(s)
+		if ok != (err == nil) || ok && got != u.Path {
+			t.Errorf("fileURIPath(%q) = %q, %v; net/url: %q, %v", s, got, ok, u.Path, err)
 		}
 	}
 }
