@@ -1,8 +1,8 @@
 package gitcmd
 
 import (
+	"slices"
 	"strings"
-	"sync"
 )
 
 // What the analysis knows of the programs other than git and the shells:
@@ -485,26 +485,21 @@ var programTable = [...]progSpec{
 		examples: []example{{command: "dotenv -e .env.test make", runs: "make"}}},
 }
 
-// specIndex maps each name in programTable to its entry: built on the
-// first lookup (once per process, about 250 names), so that a hook that
-// never analyses a command never builds it, and each lookup after is one
-// map access rather than a scan of every name.
-var specIndex struct {
-	once sync.Once
-	m    map[string]*progSpec
+// specName is a name of programTable's entry spec (specindex.go).
+type specName struct {
+	name string
+	spec uint8
 }
 
 // specOf is the spec of a program known by its folded name, or nil.
 func specOf(name string) *progSpec {
-	specIndex.once.Do(func() {
-		specIndex.m = make(map[string]*progSpec, 4*len(programTable))
-		for i := range programTable {
-			for _, n := range programTable[i].names {
-				specIndex.m[n] = &programTable[i]
-			}
-		}
+	i, ok := slices.BinarySearchFunc(specNames[:], name, func(e specName, name string) int {
+		return strings.Compare(e.name, name)
 	})
-	return specIndex.m[name]
+	if !ok {
+		return nil
+	}
+	return &programTable[specNames[i].spec]
 }
 
 // wrapperOf is the wrapper side of a program, or nil when it runs no
