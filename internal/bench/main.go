@@ -30,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,6 +93,9 @@ func main() {
 
 type bins struct {
 	hook, floor, floorsh, mage string
+	// floorGC is the floor built as the hook binary is, with gcEnv
+	// (buildinfo.GCEnv; empty when that adds nothing).
+	floorGC, gcEnv string
 	// mapped is the hook binary copied through a memory map, as the
 	// linker writes its output: Place's page-cache effect (empty where it
 	// could not be made).
@@ -158,6 +162,9 @@ func run() error {
 			{name: "magehook, branchguard", argv: append([]string{b.hook}, hookArgs...), dir: one},
 			{name: "magehook, branchguard, otel.export yes", argv: append([]string{b.hook}, hookArgs...), dir: otel},
 			{name: "magehook, whole catalogue", argv: append([]string{b.hook}, hookArgs...), dir: all},
+		}
+		if b.floorGC != "" {
+			vs = slices.Insert(vs, 1, variant{name: "floor built as the hook binary (" + b.gcEnv + ")", argv: []string{b.floorGC}, dir: one})
 		}
 		if b.mapped != "" {
 			vs = append(vs, variant{name: "magehook, branchguard, file written as the linker writes it", argv: append([]string{b.mapped}, hookArgs...), dir: one})
@@ -244,6 +251,14 @@ func build(root, work string) (bins, error) {
 			return b, fmt.Errorf("build %s: %v\n%s", pkg, err, msg)
 		}
 	}
+	if env := buildinfo.GCEnv(context.Background(), root); env != nil {
+		b.floorGC, b.gcEnv = filepath.Join(work, "floor-gc"), env[0]
+		cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", b.floorGC, "./internal/bench/floor")
+		cmd.Env = append(os.Environ(), env...)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return b, fmt.Errorf("build the floor with %s: %v\n%s", env, err, msg)
+		}
+	}
 	cmd := exec.Command("go", "tool", "mage", "-d", filepath.Join("internal", "bench", "trivialmage", "magefiles"),
 		"-compile", b.mage, "-ldflags", "-s -w")
 	if msg, err := cmd.CombinedOutput(); err != nil {
@@ -253,7 +268,10 @@ func build(root, work string) (bins, error) {
 	// the floors the same way, so that every variant's code is cached
 	// alike and the ratios compare the programs, not how their files
 	// were written.
-	for _, out := range []string{b.floor, b.floorsh, b.mage} {
+	for _, out := range []string{b.floor, b.floorsh, b.mage, b.floorGC} {
+		if out == "" {
+			continue
+		}
 		if err := buildinfo.Place(out, out); err != nil {
 			return b, err
 		}

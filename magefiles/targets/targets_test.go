@@ -136,6 +136,9 @@ func TestNoInitWorkOnTheHookPath(t *testing.T) {
 								if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "regexp" {
 									t.Errorf("%s: a package-level regexp is compiled at every hook start", fset.Position(v.Pos()))
 								}
+								if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "sync" {
+									t.Errorf("%s: a package-level sync.%s allocates at every hook start; declare a lazy.Value", fset.Position(v.Pos()), sel.Sel.Name)
+								}
 							}
 						}
 					}

@@ -60,6 +60,7 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	dir, args := Mage(root, "-compile", tmp, "-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), GCEnv(ctx, dir)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	removeBrokenMainfile(root)
 	err := cmd.Run()
@@ -83,6 +84,30 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 		return fmt.Errorf("put the new binary in place: %w", err)
 	}
 	return nil
+}
+
+// GCEnv is the environment the hook binary is built with beyond the
+// caller's: GOEXPERIMENT=nogreenteagc where the go command in dir knows
+// that experiment and the caller sets none.
+//
+// Why: a hook call ends before its heap is ever collected, and the Green
+// Tea collector (Go 1.26's default) keeps the mark bits of each span of
+// small objects at the span's end, so every size class a call allocates
+// in touches one more fresh page; a hook call touches about 25 pages fewer
+// with the classic collector, and its fresh pages are most of what it
+// costs (docs/performance.md). A Go that no longer knows the experiment
+// (the opt-out is to go in a later release) builds with its default.
+func GCEnv(ctx context.Context, dir string) []string {
+	if os.Getenv("GOEXPERIMENT") != "" {
+		return nil
+	}
+	probe := exec.CommandContext(ctx, "go", "env", "GOEXPERIMENT")
+	probe.Dir = dir
+	probe.Env = append(os.Environ(), "GOEXPERIMENT=nogreenteagc")
+	if out, err := probe.Output(); err != nil || !strings.Contains(string(out), "nogreenteagc") {
+		return nil
+	}
+	return []string{"GOEXPERIMENT=nogreenteagc"}
 }
 
 // mainfile is the file Mage generates next to the magefiles while it

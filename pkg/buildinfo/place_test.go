@@ -3,7 +3,9 @@ package buildinfo
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -85,4 +87,27 @@ func TestRefreshRewritesABinaryWrittenBeforeTheBoot(t *testing.T) {
 			t.Errorf("%s: out = %q", c.name, got)
 		}
 	}
+}
+
+// GCEnv leaves a caller's GOEXPERIMENT alone, and asks only for an
+// experiment the go command accepts.
+func TestGCEnv(t *testing.T) {
+	t.Run("caller's", func(t *testing.T) {
+		t.Setenv("GOEXPERIMENT", "noaliastypeparams")
+		if env := GCEnv(t.Context(), "."); env != nil {
+			t.Errorf("GCEnv = %q with the caller's GOEXPERIMENT set, want nothing added", env)
+		}
+	})
+	t.Run("default", func(t *testing.T) {
+		t.Setenv("GOEXPERIMENT", "")
+		env := GCEnv(t.Context(), ".")
+		if len(env) == 0 {
+			t.Skip("this go command does not know nogreenteagc")
+		}
+		cmd := exec.Command("go", "env", "GOEXPERIMENT")
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "nogreenteagc") {
+			t.Errorf("go env GOEXPERIMENT with %q: %v %s", env, err, out)
+		}
+	})
 }
