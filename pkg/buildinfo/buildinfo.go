@@ -36,8 +36,9 @@ const sourceVar = "github.com/magehook/magehook/pkg/buildinfo.Source"
 
 // Build compiles the magefiles of root into out (made absolute: Mage
 // resolves a relative -compile path against magefiles/). It compiles into
-// a temporary file next to out and renames it over out, so a hook running
-// at that moment runs the old binary or the new one, never half of one.
+// a temporary file next to out, with GCEnv's environment, and puts it over
+// out with Place, so a hook running at that moment runs the old binary or
+// the new one, never half of one.
 // The go command's output goes to log.
 func Build(ctx context.Context, root, out string, log io.Writer) error {
 	if !filepath.IsAbs(out) {

@@ -88,8 +88,8 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 func LockPath(out string) string { return sidecar(out, "build.lock") }
 
 // SidecarPattern is the gitignore pattern, relative to out's directory,
-// of every file a build of out writes next to it: the lock and the
-// output renamed over out when it is complete.
+// of every file a build of out writes next to it: the lock, the linker's
+// output and the copy of it Place renames over out.
 func SidecarPattern(out string) string { return "." + filepath.Base(out) + ".*" }
 
 func sidecar(out, suffix string) string {
