@@ -19,17 +19,17 @@ func mapCopy(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if err := f.Truncate(int64(len(data))); err != nil {
-		return err
+	err = f.Truncate(int64(len(data)))
+	var m []byte
+	if err == nil {
+		m, err = syscall.Mmap(int(f.Fd()), 0, len(data), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 	}
-	m, err := syscall.Mmap(int(f.Fd()), 0, len(data), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
-	if err != nil {
-		return err
+	if err == nil {
+		copy(m, data)
+		err = syscall.Munmap(m)
 	}
-	copy(m, data)
-	if err := syscall.Munmap(m); err != nil {
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }

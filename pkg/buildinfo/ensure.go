@@ -58,7 +58,7 @@ func Ensure(ctx context.Context, root, out string, fresh bool, log io.Writer) (s
 		if built == hash || built == "" {
 			// Current, or not made by Build (no stamp): a binary someone
 			// put there on purpose is not replaced; the doctor reports it.
-			if built != "" {
+			if built == hash {
 				if err := refresh(out, bootTime()); err != nil {
 					fmt.Fprintf(log, "magehook: could not rewrite %s in one piece: %v\n", out, err)
 				}

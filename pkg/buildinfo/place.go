@@ -26,6 +26,9 @@ func Place(src, out string) error {
 	if err != nil {
 		return err
 	}
+	// Not atomicfile.WriteFile: its temporary name is not a sidecar, and a
+	// build killed mid-write would leave a file hook:install does not
+	// ignore.
 	tmp := sidecar(out, fmt.Sprintf("%d.whole", os.Getpid()))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_EXCL, info.Mode().Perm())
 	if err != nil {

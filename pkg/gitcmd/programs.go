@@ -488,7 +488,7 @@ var programTable = [...]progSpec{
 // specName is a name of programTable's entry spec (specindex.go).
 type specName struct {
 	name string
-	spec uint8
+	spec uint16
 }
 
 // specOf is the spec of a program known by its folded name, or nil.
