@@ -44,6 +44,7 @@ var (
 	rounds = flag.Int("rounds", 11, "interleaved rounds")
 	calls  = flag.Int("calls", 20, "calls of each variant per round (small payloads)")
 	quick  = flag.Bool("quick", false, "skip strace, callgrind and init tracing")
+	keep   = flag.String("keep", "", "build the binaries, checkouts and payloads into this new directory, leave them there and measure nothing (for profiling)")
 )
 
 // reference is the bash+jq hook making branchguard's decision the way such
@@ -107,11 +108,20 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "magehook-bench-")
-	if err != nil {
-		return err
+	work := *keep
+	if work != "" {
+		if err := os.Mkdir(work, 0o755); err != nil {
+			return err
+		}
+		if work, err = filepath.Abs(work); err != nil {
+			return err
+		}
+	} else {
+		if work, err = os.MkdirTemp("", "magehook-bench-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(work)
 	}
-	defer os.RemoveAll(work)
 
 	b, err := build(root, work)
 	if err != nil {
@@ -137,6 +147,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The same for a call that names no command or path (a Read): the
+	// gates that look into other repositories (hook.Handler.Reach) have
+	// nothing to analyse, so this is the start-up alone.
+	noneRead, err := checkout(filepath.Join(work, "none-read"), []string{"# no handler enabled"})
+	if err != nil {
+		return err
+	}
 	var cat []string
 	for _, h := range hooks.All() {
 		cat = append(cat, "hook.enable "+h.Name)
@@ -158,6 +175,7 @@ func run() error {
 			{name: "floor + mvdan.cc/sh/v3/syntax", argv: []string{b.floorsh}, dir: one},
 			{name: "floor as a Mage binary", argv: []string{b.mage, "hook:preToolUse"}, dir: one},
 			{name: "magehook through Mage's main (-v=false)", argv: append([]string{b.hook, "-v=false"}, hookArgs...), dir: one},
+			{name: "magehook, no handler enabled, a Read call", argv: append([]string{b.hook}, hookArgs...), dir: noneRead, silent: true},
 			{name: "magehook, no handler enabled", argv: append([]string{b.hook}, hookArgs...), dir: none, silent: true},
 			{name: "magehook, branchguard", argv: append([]string{b.hook}, hookArgs...), dir: one},
 			{name: "magehook, branchguard, otel.export yes", argv: append([]string{b.hook}, hookArgs...), dir: otel},
@@ -183,25 +201,34 @@ func run() error {
 		big = append(big, variant{name: "bash+jq reference", argv: []string{"bash", ref}, dir: one})
 	}
 
-	fmt.Printf("# magehook bench, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Printf("Machine: %s, %d CPUs, load %s, %s, %s/%s. %d interleaved rounds; CPU is user + system time per call, the least over rounds; the range is the per-round ratio to the floor.\n\n",
-		cpuModel(), runtime.NumCPU(), loadavg(), runtime.Version(), runtime.GOOS, runtime.GOARCH, *rounds)
-	fmt.Printf("Whole catalogue: %s.\n\n", strings.Join(names(), ", "))
+	if *keep == "" {
+		fmt.Printf("# magehook bench, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
+		fmt.Printf("Machine: %s, %d CPUs, load %s, %s, %s/%s. %d interleaved rounds; CPU is user + system time per call, the least over rounds; the range is the per-round ratio to the floor.\n\n",
+			cpuModel(), runtime.NumCPU(), loadavg(), runtime.Version(), runtime.GOOS, runtime.GOARCH, *rounds)
+		fmt.Printf("Whole catalogue: %s.\n\n", strings.Join(names(), ", "))
+	}
 
 	cases := []struct {
+		name  string
 		title string
 		vs    []variant
 		data  func(dir string) []byte
 		calls int
 		deny  bool
 	}{
-		{"PreToolUse Bash, 1.5 KB, allowed", small("hook:preToolUse"), func(dir string) []byte {
+		{"allowed", "PreToolUse Bash, 1.5 KB, allowed", small("hook:preToolUse"), func(dir string) []byte {
+			if dir == noneRead {
+				return readPayload(dir, 1536)
+			}
 			return prePayload(dir, "go test ./... 2>&1 | tail -n 40 && git status --short", 1536)
 		}, *calls, false},
-		{"PreToolUse Bash, 1.5 KB, denied (git commit on main)", small("hook:preToolUse"), func(dir string) []byte {
+		{"denied", "PreToolUse Bash, 1.5 KB, denied (git commit on main)", small("hook:preToolUse"), func(dir string) []byte {
+			if dir == noneRead {
+				return readPayload(dir, 1536)
+			}
 			return prePayload(dir, "git add -A && git commit -m wip", 1536)
 		}, *calls, true},
-		{"PostToolUse Bash, 5 MB", big, func(dir string) []byte { return postPayload(dir, 5<<20) }, 2, false},
+		{"post", "PostToolUse Bash, 5 MB", big, func(dir string) []byte { return postPayload(dir, 5<<20) }, 2, false},
 	}
 	for _, c := range cases {
 		payloads := map[string][]byte{}
@@ -212,6 +239,12 @@ func run() error {
 		}
 		if err := check(c.vs, payloads, c.deny); err != nil {
 			return fmt.Errorf("%s: %v", c.title, err)
+		}
+		if *keep != "" {
+			if err := keepCase(work, c.name, c.vs, payloads); err != nil {
+				return err
+			}
+			continue
 		}
 		fmt.Printf("## %s (%d bytes)\n\n", c.title, len(payloads[one]))
 		cpu, wall := measure(c.vs, payloads, c.calls)
@@ -224,9 +257,24 @@ func run() error {
 		}
 		table(c.vs, cpu, wall, mem, sys, ins)
 	}
-	if !*quick {
+	if !*quick && *keep == "" {
 		packages(root, b)
 		inits(b.hook, none, prePayload(none, "go test ./... 2>&1 | tail -n 40 && git status --short", 1536))
+	}
+	return nil
+}
+
+// keepCase writes a case's payloads beside the checkouts, as
+// <checkout>.<case>.json, and lists its variants on stdout: the command
+// line, the checkout it runs in and the payload file it reads.
+func keepCase(work, name string, vs []variant, payloads map[string][]byte) error {
+	for dir, data := range payloads {
+		if err := os.WriteFile(dir+"."+name+".json", data, 0o644); err != nil {
+			return err
+		}
+	}
+	for _, v := range vs {
+		fmt.Printf("%s\t%s\t%s\t%s\n", name, v.name, strings.Join(v.argv, " "), v.dir+"."+name+".json")
 	}
 	return nil
 }
@@ -259,8 +307,11 @@ func build(root, work string) (bins, error) {
 			return b, fmt.Errorf("build the floor with %s: %v\n%s", env, err, msg)
 		}
 	}
+	// The Mage floor is built as the hook binary is (GCEnv), so that what
+	// it costs over the floor is Mage's structure, not the collector.
 	cmd := exec.Command("go", "tool", "mage", "-d", filepath.Join("internal", "bench", "trivialmage", "magefiles"),
 		"-compile", b.mage, "-ldflags", "-s -w")
+	cmd.Env = append(os.Environ(), buildinfo.GCEnv(context.Background(), root)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return b, fmt.Errorf("build the floor as a Mage binary: %v\n%s", err, msg)
 	}
@@ -331,6 +382,21 @@ func prePayload(cwd, command string, size int) []byte {
 	data, _ := json.Marshal(p)
 	pad := size - len(data) - len(`,"description":""`)
 	p["tool_input"].(map[string]any)["description"] = strings.Repeat("Run the tests and show the status. ", pad/35+1)[:pad]
+	data, _ = json.Marshal(p)
+	return data
+}
+
+// readPayload is a PreToolUse Read of a file in cwd, padded to size as
+// prePayload pads.
+func readPayload(cwd string, size int) []byte {
+	p := map[string]any{
+		"session_id": "bench-session", "transcript_path": "/home/user/.claude/projects/bench/bench-session.jsonl",
+		"cwd": cwd, "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Read",
+		"tool_use_id": "toolu_bench", "prompt_id": "550e8400-e29b-41d4-a716-446655440000",
+		"tool_input": map[string]any{"file_path": filepath.Join(cwd, "main.go"), "limit": 200},
+	}
+	data, _ := json.Marshal(p)
+	p["session_note"] = strings.Repeat("x", max(size-len(data)-len(`,"session_note":""`), 0))
 	data, _ = json.Marshal(p)
 	return data
 }
