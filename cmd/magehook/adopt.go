@@ -14,6 +14,7 @@ import (
 
 	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/harness"
+	"github.com/magehook/magehook/pkg/settings"
 )
 
 // Module is magehook's module path; MageVersion is the Mage release its
@@ -97,6 +98,9 @@ func adopt(o options) error {
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
+	if err := readableSettings(root, o.Harness); err != nil {
+		return err
+	}
 	steps, notes, err := plan(root, o)
 	if err != nil {
 		return err
@@ -136,7 +140,7 @@ func adopt(o options) error {
 		}
 		fmt.Fprintln(o.Stderr, "magehook init: "+s.what)
 		if err := s.do(); err != nil {
-			return fmt.Errorf("%s: %w", s.what, err)
+			return fmt.Errorf("%s: %w%s", s.what, err, halfway)
 		}
 	}
 	hookMod := hookModule(root)
@@ -160,11 +164,11 @@ func adopt(o options) error {
 	// so as a step of its own rather than inside the install's silence.
 	fmt.Fprintln(o.Stderr, "magehook init: "+mageCmd+" -version (compiles Mage itself, once: up to a minute on a fresh machine)")
 	if err := runGo(o, true, mageArgs(root, "-version")...); err != nil {
-		return fmt.Errorf("%s -version: %w", mageCmd, err)
+		return fmt.Errorf("%s -version: %w%s", mageCmd, err, halfway)
 	}
 	fmt.Fprintln(o.Stderr, "magehook init: "+install+" (compiles the magefiles, then builds bin/magehook: tens of seconds the first time)")
 	if err := goCommand(o, mageArgs(root, "hook:install", "-harness="+o.Harness)...); err != nil {
-		return fmt.Errorf("%s hook:install: %w", mageCmd, err)
+		return fmt.Errorf("%s hook:install: %w%s", mageCmd, err, halfway)
 	}
 	if len(steps) == 0 {
 		fmt.Fprintln(o.Stderr, "magehook init: done; nothing changed but what hook:install says above.")
@@ -190,6 +194,44 @@ func adopt(o options) error {
 	printNotes(o, notes)
 	return nil
 }
+
+// readableSettings refuses, before init changes anything (and under
+// -dryrun too), a settings file that is not JSON, which hook:install
+// would refuse to edit: one with a comment or a trailing comma, say
+// (its shape is the install's to check). Found only by the install,
+// it would stop init halfway.
+func readableSettings(root, name string) error {
+	hs := harness.All()
+	if name != "all" {
+		h, ok := harness.Lookup(name)
+		if !ok {
+			return nil // the install names an unknown harness itself
+		}
+		hs = []*harness.Harness{h}
+	}
+	for _, h := range hs {
+		if h.Layout == harness.Plugin || h.Layout == harness.Scripts {
+			continue // written whole by magehook, or a directory of its own scripts
+		}
+		path := filepath.Join(root, filepath.FromSlash(h.File))
+		data, exists, err := settings.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w; nothing was changed: run init again once it is fixed", h.File, err)
+		}
+		if !exists {
+			continue
+		}
+		if _, err := settings.Parse(data); err != nil {
+			return fmt.Errorf("%s, where init writes the hook entries: %w; nothing was changed: run init again once it is fixed", h.File, err)
+		}
+	}
+	return nil
+}
+
+// halfway ends the error of a run that stopped after changing the
+// checkout: what was done is kept and recorded, and either way on is
+// named.
+const halfway = "; the changes made so far are kept: run magehook init again once the cause is fixed (it goes on from there), or magehook uninstall to undo them"
 
 // teammateInstall is the install a teammate runs up front: the same
 // harness as this one (hook:install alone wires Claude Code).

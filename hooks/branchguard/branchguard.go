@@ -316,8 +316,9 @@ func bashCommand(c *hook.Call, command string, protect []string, powershell bool
 
 // Message words findings for the model of a harness: what would happen,
 // which rule forbids it, what to do instead, in that harness's terms and
-// with magehook's command as typed in the checkout (hook.Call.Typed).
-func Message(agent, typed string, fs []Finding) string {
+// with create as the command that makes a worktree
+// (hook.Call.WorktreeCreate).
+func Message(agent, create string, fs []Finding) string {
 	var b strings.Builder
 	b.WriteString("Blocked by the repository's branch policy (branchguard): ")
 	var details []string
@@ -339,6 +340,6 @@ func Message(agent, typed string, fs []Finding) string {
 	if push {
 		b.WriteString("Push your own branch instead (git push -u origin HEAD from a feature branch) and open a pull request. ")
 	}
-	b.WriteString(harness.WayOutOf(agent, typed))
+	b.WriteString(harness.WayOutOf(agent, create))
 	return strings.TrimSpace(b.String())
 }

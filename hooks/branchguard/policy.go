@@ -170,7 +170,7 @@ func decide(c *hook.Call, fs []Finding, callerProtect []string) hook.Result {
 	if len(kept) == 0 {
 		return hook.Result{}
 	}
-	msg := Message(c.Harness, c.Typed(), kept)
+	msg := Message(c.Harness, c.WorktreeCreate(), kept)
 	if warnOnly {
 		return hook.Result{
 			Context:       fmt.Sprintf("Policy warning (%s, warn-only in the repository concerned: not enforced yet): %s", name, msg),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/magehook/magehook/pkg/buildinfo"
 	"github.com/magehook/magehook/pkg/harness"
 	"github.com/magehook/magehook/pkg/hook"
 	"github.com/magehook/magehook/pkg/toolingrc"
@@ -63,11 +62,6 @@ func SessionContext(c *hook.Call) (string, error) {
 	if !ch.resolveProtect(r, ch.protect)[protectedKey(r.Branch)] {
 		return "", nil
 	}
-	typed := "go tool mage"
-	if bin, err := c.Config.Get(toolingrc.KeyHookBinary); err == nil {
-		typed = buildinfo.Typed(c.Config.Root(), bin.Abs())
-	}
-	create := typed + " worktree:create <name> and work in the directory it prints"
-	way := harness.SessionWayOutOf(c.Harness, create)
+	way := harness.SessionWayOutOf(c.Harness, c.WorktreeCreate())
 	return fmt.Sprintf("This session starts in %s on branch %s, which the repository's branch policy (branchguard) protects: edits, file writes and commits in this checkout are denied. Before the first change, %s. Reading, building and testing here are fine.", r.Root, r.Branch, way), nil
 }

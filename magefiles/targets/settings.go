@@ -54,6 +54,34 @@ func (w world) install(ctx context.Context, a installArgs) error {
 	if err != nil {
 		return configErr(err)
 	}
+	if !a.dryRun {
+		// Every file is checked before anything is built or written, so a
+		// file install refuses (one it cannot parse, say) leaves the
+		// checkout as it was: no binary that no ignore line covers, no
+		// other harness's file written.
+		refused := 0
+		var first error
+		for _, in := range ins {
+			check := in
+			check.DryRun = true
+			if _, err := check.Install(); err != nil {
+				if len(ins) > 1 {
+					fmt.Fprintf(w.stderr, "magehook: %v\n", err)
+				}
+				first = err
+				refused++
+			}
+		}
+		switch {
+		case refused == 1 && len(ins) == 1:
+			return w.report(settings.Outcome{}, fmt.Errorf("%w; nothing was built or written: run hook:install again once it is fixed", first), false)
+		case refused > 0:
+			return failure(fmt.Errorf("%d of %d files refused (above); nothing was built or written: fix them, then run hook:install again", refused, len(ins)))
+		}
+		// The ignore lines go first too: a build that fails or is
+		// stopped leaves no binary git would offer to commit.
+		w.ensureIgnored(ctx, cfg, false)
+	}
 	switch {
 	case a.dryRun:
 	case buildinfo.HasMagefiles(root):
@@ -69,22 +97,6 @@ func (w world) install(ctx context.Context, a installArgs) error {
 	default:
 		if _, err := os.Stat(bin.Abs()); err != nil {
 			fmt.Fprintf(w.stderr, "magehook: warning: %s does not exist and this checkout has no magefiles to build it; the entries will fail until it does\n", bin.Abs())
-		}
-	}
-	if len(ins) > 1 && !a.dryRun {
-		// -harness=all: every file is checked before any is written, so a
-		// refused file leaves all of them as they were.
-		refused := 0
-		for _, in := range ins {
-			check := in
-			check.DryRun = true
-			if _, err := check.Install(); err != nil {
-				fmt.Fprintf(w.stderr, "magehook: %v\n", err)
-				refused++
-			}
-		}
-		if refused > 0 {
-			return failure(fmt.Errorf("%d of %d files refused (above); nothing was written: fix them, then run hook:install again", refused, len(ins)))
 		}
 	}
 	var wrote []string
@@ -107,8 +119,8 @@ func (w world) install(ctx context.Context, a installArgs) error {
 			fmt.Fprintf(w.stderr, "magehook: wrote %d of %d files: %s\n", len(wrote), len(ins), strings.Join(wrote, ", "))
 		}
 	}
-	w.ensureIgnored(ctx, cfg, a.dryRun)
 	if a.dryRun {
+		w.ensureIgnored(ctx, cfg, true)
 		return nil
 	}
 	if a.githook {

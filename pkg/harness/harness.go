@@ -246,31 +246,32 @@ func All() []*Harness {
 }
 
 // WayOutOf is the way-out sentence of a harness named by -harness= (the
-// default's for a name it does not know), with magehook's own command as
-// typed in the checkout ("bin/magehook" in a repository whose hook build
-// is a module of its own, where go tool mage does not reach magehook's
-// targets; "" keeps "go tool mage").
-func WayOutOf(name, typed string) string {
+// default's for a name it does not know), with create as the command that
+// makes the worktree (hook.Call.WorktreeCreate: magehook's worktree:create
+// as typed in the checkout, or git's own for a user-scope binary).
+func WayOutOf(name, create string) string {
 	out := "Do the work in a worktree on its own branch: " + worktreeCreate + " prints its directory; work there."
 	if h, ok := Lookup(name); ok && h.WayOut != "" {
 		out = h.WayOut
 	}
-	if typed != "" && typed != "go tool mage" {
-		out = strings.ReplaceAll(out, worktreeCreate, typed+" worktree:create <name>")
+	if create == hook.GitWorktreeAdd {
+		// git prints no directory: the sentences name the operand.
+		dir := hook.WorktreeDirOf(create)
+		out = strings.NewReplacer(" prints its directory; work there", ", then work in "+dir, "the directory it prints", dir, "its directory", dir).Replace(out)
 	}
-	return out
+	return strings.ReplaceAll(out, worktreeCreate, create)
 }
 
 // SessionWayOutOf is what SessionStart's note on a protected branch tells
 // the model of a harness named by -harness= to do before the first
-// change: create is magehook's worktree:create as typed in the checkout,
-// with what to do after it.
+// change: create is the command that makes the worktree, as WayOutOf's.
 func SessionWayOutOf(name, create string) string {
 	way := "move the work to a worktree on its own branch: "
+	then := create + " and work in " + hook.WorktreeDirOf(create)
 	if h, ok := Lookup(name); ok && h.SessionWayOut != "" {
-		return way + h.SessionWayOut + ", or run " + create
+		return way + h.SessionWayOut + ", or run " + then
 	}
-	return way + create
+	return way + then
 }
 
 // MCPTextResponseOf reports the MCPTextResponse of a harness named by

@@ -258,7 +258,7 @@ func TestClineDenyKeepsTheTask(t *testing.T) {
 // session note, MCP responses read as text, hook.ClaudeCode as its
 // protocol; another harness gets none of them.
 func TestClaudeFactsAreProperties(t *testing.T) {
-	create := "go tool mage worktree:create <name> and work in the directory it prints"
+	create := "go tool mage worktree:create <name>"
 	for _, tt := range []struct {
 		name     string
 		enter    bool
@@ -268,7 +268,7 @@ func TestClaudeFactsAreProperties(t *testing.T) {
 		{"", true, true, true}, {"claude", true, true, true}, {"codex", false, false, false}, {"cline", false, false, false}, {"nosuch", false, false, false},
 	} {
 		way := harness.SessionWayOutOf(tt.name, create)
-		if strings.Contains(way, "EnterWorktree") != tt.enter || !strings.HasSuffix(way, create) {
+		if strings.Contains(way, "EnterWorktree") != tt.enter || !strings.HasSuffix(way, create+" and work in the directory it prints") {
 			t.Errorf("%q: session way out %q", tt.name, way)
 		}
 		if harness.MCPTextResponseOf(tt.name) != tt.mcpText {

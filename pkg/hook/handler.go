@@ -219,11 +219,35 @@ func (c *Call) WorktreeAdvice() string {
 	if h == nil {
 		h = ClaudeCode
 	}
-	create := c.Typed() + " worktree:create <name>"
+	create := c.WorktreeCreate()
 	if cmd := h.WorktreeCommand(); cmd != "" {
 		return "make the change in a worktree (" + cmd + ", or " + create + ") on its own branch"
 	}
-	return "make the change in a worktree on its own branch: run " + create + " and work in the directory it prints"
+	return "make the change in a worktree on its own branch: run " + create + " and work in " + WorktreeDirOf(create)
+}
+
+// GitWorktreeAdd makes a worktree on a new branch with git alone: the way
+// a user-scope binary names, in a repository whose build may not hold
+// magehook's targets (go tool mage worktree:create is not there).
+const GitWorktreeAdd = "git worktree add -b <name> ../<name>"
+
+// WorktreeCreate is the command that makes a worktree of the call's
+// checkout on a new branch of its own: magehook's worktree:create as
+// typed in the checkout, or GitWorktreeAdd for a user-scope binary.
+func (c *Call) WorktreeCreate() string {
+	if c.UserScope {
+		return GitWorktreeAdd
+	}
+	return c.Typed() + " worktree:create <name>"
+}
+
+// WorktreeDirOf names the directory create makes, as advice says it:
+// the one worktree:create prints, or GitWorktreeAdd's operand.
+func WorktreeDirOf(create string) string {
+	if create == GitWorktreeAdd {
+		return "../<name>"
+	}
+	return "the directory it prints"
 }
 
 // Typed is how a person (or the model) runs magehook's targets in the
