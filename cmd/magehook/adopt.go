@@ -180,6 +180,9 @@ func adopt(o options) error {
 			files += ", vendor/"
 		}
 		fmt.Fprintln(o.Stderr, "magehook init: done. Commit "+files+" and "+h+". A teammate's clone needs no step: its first hook builds bin/magehook ("+teammateInstall(mageCmd, o.Harness)+" does it up front).")
+		if hookMod && regular(filepath.Join(root, "magefiles", "go.work")) && script.Exec("git check-ignore -q magefiles/go.work").Wait() == nil {
+			fmt.Fprintln(o.Stderr, "magehook init: your .gitignore ignores go.work files, and a clone needs magefiles/go.work: commit it with git add -f magefiles/go.work")
+		}
 	}
 	if hookMod {
 		fmt.Fprintln(o.Stderr, "magehook init: the hook build is a module of its own, magefiles/go.mod: the repository's own build is as it was. Run magehook's targets as bin/magehook <target> (bin/magehook -l lists them), or before the binary is built as "+mageCmd+" <target>.")

@@ -130,6 +130,41 @@ func hookGoMod(path string) string {
 	return "// The hook module: Mage, magehook and this repository's hook\n// handlers, built into bin/magehook. The repository's own go.mod (if\n// any) does not see it. Written by magehook init.\nmodule " + path + "\n\ngo " + MinGo + "\n"
 }
 
+// workspaceStep keeps a hook module out of a workspace around it. Below
+// a go.work that does not list magefiles/, every go command there fails
+// ("no such tool", "not one of the workspace modules"), the installed
+// hook commands included; that go.work is the repository's build, not
+// init's to edit. A go.work in magefiles/ that uses only the hook module
+// is the one the go command finds first there.
+func workspaceStep(root, in string) (step, bool) {
+	if _, err := os.Lstat(filepath.Join(in, "go.work")); err == nil {
+		return step{}, false
+	}
+	out, err := script.Exec("go env GOWORK").WithStderr(io.Discard).String()
+	work := strings.TrimSpace(out)
+	if err != nil || work == "" || work == "off" {
+		return step{}, false
+	}
+	if regular(filepath.Join(in, "go.mod")) {
+		// An existing hook module the workspace lists already builds.
+		if err := script.Exec("go -C " + shellArg(in) + " list -m").WithStdout(io.Discard).WithStderr(io.Discard).Wait(); err == nil {
+			return step{}, false
+		}
+	}
+	text := workText(rel(root, work))
+	return step{what: "write magefiles/go.work (" + rel(root, work) + " does not list the hook module, and every go command in magefiles/ would use it; this one lists magefiles/ alone, and " + rel(root, work) + " stays as it is)", text: text, do: func() error {
+		if err := os.MkdirAll(in, 0o755); err != nil {
+			return err
+		}
+		return writeNew(filepath.Join(in, "go.work"), text)
+	}}, true
+}
+
+// workText is the hook module's own go.work.
+func workText(outer string) string {
+	return "// The hook module's own workspace: the go command finds it before\n// " + outer + ", which does not list this module. Written by magehook init.\ngo " + MinGo + "\n\nuse .\n"
+}
+
 func plan(root string, o options) (steps []step, notes []note, err error) {
 	// in is where the go command edits the module the hook binary is
 	// built from: magefiles/ for a hook module, else the root.
@@ -165,6 +200,11 @@ func plan(root string, o options) (steps []step, notes []note, err error) {
 	}
 	if mod.Module.Path == Module {
 		return nil, nil, errors.New("this is magehook's own repository: init adopts magehook in another one")
+	}
+	if in != root {
+		if s, ok := workspaceStep(root, in); ok {
+			steps = append(steps, s)
+		}
 	}
 	prefix := "go "
 	if in != root {

@@ -39,7 +39,7 @@ type fileState struct {
 // recorded are the paths init and its install may write, relative to the
 // root, and the directories they may make.
 func recorded() (files, dirs []string) {
-	files = []string{"go.mod", "go.sum", "magefiles/go.mod", "magefiles/go.sum", "magefiles/magefile.go",
+	files = []string{"go.mod", "go.sum", "magefiles/go.mod", "magefiles/go.sum", "magefiles/go.work", "magefiles/magefile.go",
 		".toolingrc", ".gitignore", "bin/magehook"}
 	dirs = []string{"magefiles", "bin", ".magehook"}
 	for _, h := range harness.All() {
