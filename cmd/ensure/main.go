@@ -122,25 +122,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "magehook: usage: ensure [-fresh] [-timeout=d] <binary>")
 		os.Exit(2)
 	}
-	spent := spentBefore()
-	left := budget(*timeout, spent)
-	if left <= 0 {
-		fmt.Fprintf(os.Stderr, "magehook: no time left to build %s within the hook's timeout (starting this builder took %s); this call is blocked, and the next one builds with the builder ready (or run go tool mage hook:build)\n", flag.Arg(0), spent.Round(time.Second))
-		os.Exit(1)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), left)
-	defer cancel()
 	root, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "magehook:", err)
 		os.Exit(1)
 	}
 	root = checkout(root)
+	spent := spentBefore()
+	left := budget(*timeout, spent)
+	if left <= 0 {
+		fmt.Fprintln(os.Stderr, buildinfo.InCheckout(root, fmt.Sprintf("magehook: no time left to build %s within the hook's timeout (starting this builder took %s); this call is blocked, and the next one builds with the builder ready (or run go tool mage hook:build in %s)", flag.Arg(0), spent.Round(time.Second), root)))
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), left)
+	defer cancel()
 	path, err := buildinfo.Ensure(ctx, root, flag.Arg(0), *fresh, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "magehook: %v\n", err)
 		if path == "" {
-			fmt.Fprintf(os.Stderr, "magehook: tool calls stay blocked until %s exists: fix the cause and run go tool mage hook:build in %s\n", flag.Arg(0), root)
+			fmt.Fprintln(os.Stderr, buildinfo.InCheckout(root, fmt.Sprintf("magehook: tool calls stay blocked until %s exists: fix the cause and run go tool mage hook:build in %s", flag.Arg(0), root)))
 			os.Exit(1)
 		}
 	}

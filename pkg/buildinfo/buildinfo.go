@@ -23,8 +23,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/magehook/magehook/pkg/gitx"
+	"github.com/magehook/magehook/pkg/proc"
 )
 
 // Source is the hash of the sources the running binary was built from. The
@@ -52,6 +54,11 @@ func Build(ctx context.Context, root, out string, log io.Writer) error {
 	return build(ctx, root, out, hash, log)
 }
 
+// stopGrace is how long a build stopped by its context has between
+// SIGTERM and SIGKILL: the hook's own timeout is a few seconds past the
+// build's.
+const stopGrace = time.Second
+
 func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -59,12 +66,11 @@ func build(ctx context.Context, root, out, hash string, log io.Writer) error {
 	tmp := tempPath(out, os.Getpid())
 	defer os.Remove(tmp)
 	dir, args := Mage(root, "-compile", tmp, "-ldflags", strings.TrimSpace("-s -w -X "+sourceVar+"="+hash+" "+gitx.LinkerFlag()))
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), GCEnv(ctx, dir)...)
-	cmd.Stdout, cmd.Stderr = log, log
 	removeBrokenMainfile(root)
-	err := cmd.Run()
+	// In a process group of its own, stopped whole: go tool mage runs
+	// Mage, which runs the compiler, and a build that outlived a timeout
+	// would go on writing the mainfile and the binary's temporary file.
+	err := proc.RunGroupGrace(ctx, stopGrace, dir, GCEnv(ctx, dir), log, "go", args...)
 	removeBrokenMainfile(root) // a build that failed writing it leaves it
 	if err != nil {
 		if ctx.Err() != nil {
@@ -115,6 +121,16 @@ func GCEnv(ctx context.Context, dir string) []string {
 // compiles them; it starts with an ignore constraint, so that go list and
 // the next Mage run skip it.
 const mainfile = "mage_output_file.go"
+
+// Mainfile is where Mage writes the generated main of root's magefiles
+// while it compiles them (and removes it after): a build that is stopped
+// leaves it there, so it is one of the paths install ignores.
+func Mainfile(root string) string {
+	if HasMagefiles(root) {
+		return filepath.Join(root, "magefiles", mainfile)
+	}
+	return filepath.Join(root, mainfile)
+}
 
 // removeBrokenMainfile removes a mainfile Mage did not finish writing (a
 // full disk, a build killed at the wrong moment): one without its ignore

@@ -85,6 +85,9 @@ func Check(ctx context.Context, cfg *toolingrc.Config) ([]Path, error) {
 		add(v.Abs(), "the hook binary", false)
 		add(filepath.Join(filepath.Dir(v.Abs()), buildinfo.SidecarPattern(v.Abs())), "the hook binary's build lock and output", false)
 	}
+	if buildinfo.HasMagefiles(root) {
+		add(buildinfo.Mainfile(root), "the main Mage generates while it builds (left by a build that is stopped)", false)
+	}
 	if v, err := cfg.Get(toolingrc.KeyStateDir); err != nil {
 		return nil, err
 	} else {
