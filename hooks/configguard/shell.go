@@ -485,8 +485,9 @@ func (g *guard) existing() []string {
 
 // gitChange is what one git command changes, as git lists it.
 type gitChange struct {
-	what string // the first guarded file it changes, described; "" for none
-	said bool   // the reason was given (once per command, not per write)
+	what  string // the first guarded file it changes, described; "" for none
+	said  bool   // the reason was given (once per command, not per write)
+	files int    // how many files it changes
 }
 
 // gitChanges asks git which files the git command of index i changes
@@ -506,6 +507,10 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 	}
 	g.gitChanged[i] = nil
 	git := a.Commands[i].Git
+	if ch := g.poppedInLine(c, a, i); ch != nil {
+		g.gitChanged[i] = ch
+		return ch
+	}
 	tc, ok := git.TreeChange()
 	if !ok || tc.Unknown != "" {
 		return nil
@@ -532,7 +537,7 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 		}
 		return nil
 	}
-	ch := &gitChange{}
+	ch := &gitChange{files: len(files)}
 	for _, f := range files {
 		if err := c.Budget.Check(); err != nil {
 			return nil
@@ -548,6 +553,62 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 	}
 	g.gitChanged[i] = ch
 	return ch
+}
+
+// poppedInLine judges a git stash pop or apply of the newest entry that
+// an earlier git stash of the same line, in the same directory, made
+// (git stash && git pull --rebase && git stash pop): it brings back what
+// that stash took, the files that differ from HEAD now, and so changes
+// the files the stash changed. nil when it is not that case: another
+// command in between may touch the stash list (a stash command, one the
+// analysis cannot see into), or the stash may make no entry (nothing to
+// save, so the pop would take an older one).
+func (g *guard) poppedInLine(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
+	e, ok := a.Commands[i].Git.Stash()
+	if !ok || e.Unknown != "" || e.Restore != 0 && e.Apply != 0 {
+		return nil
+	}
+	dir, gitDir, dyn := a.Commands[i].Git.Where()
+	if dyn != "" || gitDir != "" || dir == "" {
+		return nil
+	}
+	for j := i - 1; j >= 0; j-- {
+		cmd := a.Commands[j]
+		if cmd.Git == nil {
+			if cmd.Opaque != "" || cmd.Name() == "" || !gitcmd.Knows(cmd.Name()) {
+				return nil
+			}
+			continue
+		}
+		se, touches := cmd.Git.Stash()
+		if !touches {
+			if cmd.Git.Sub == "" || cmd.Git.Dynamic != "" {
+				return nil
+			}
+			continue
+		}
+		d, gd, dy := cmd.Git.Where()
+		if !se.Push || se.Unknown != "" || dy != "" || gd != "" || d != dir {
+			return nil
+		}
+		pushed := g.gitChanges(c, a, j)
+		if pushed == nil || pushed.files == 0 {
+			return nil
+		}
+		ch := &gitChange{files: pushed.files}
+		if pushed.what != "" {
+			ch.what = strings.Replace(pushed.what, "and git stash would change", "and git stash "+stashVerb(e)+" would bring back", 1)
+		}
+		return ch
+	}
+	return nil
+}
+
+func stashVerb(e gitcmd.StashEffect) string {
+	if e.Restore == 0 {
+		return "pop"
+	}
+	return "apply"
 }
 
 // refsMayChangeBefore reports a command before the i-th that may create

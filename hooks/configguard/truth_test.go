@@ -152,6 +152,14 @@ var truthCases = []truthCase{
 	{cmd: "git checkout -q --detach wiring"},
 	{cmd: "git read-tree -m -u evil"},
 	{cmd: "git stash pop -q", setup: []string{"echo '# local' >> .toolingrc && git stash -q"}},
+	// A pop of the entry a stash of the same line made brings back what
+	// that stash took (no older entry to judge instead); with nothing to
+	// stash, it pops the older entry.
+	{cmd: "git stash -q && git stash pop -q", setup: []string{"git stash clear && echo '# x' >> README.md"}},
+	{cmd: "git stash -q && git pull -q --rebase origin main && git stash pop -q", setup: []string{"git stash clear && echo '# x' >> README.md"}},
+	{cmd: "git stash -q && git rebase -q origin/main && git stash apply -q", setup: []string{"git stash clear && echo '# x' >> README.md"}},
+	{cmd: "git stash -q && git stash pop -q"},
+	{cmd: "git stash -q && git stash drop -q && git stash pop -q", setup: []string{"echo '# x' >> README.md"}},
 	{cmd: "git checkout -- .toolingrc", setup: []string{"echo '# local' >> .toolingrc"}},
 	{cmd: "git checkout -- .toolingrc"},
 	{cmd: "git restore .", setup: []string{"echo '# local' >> .toolingrc"}},
