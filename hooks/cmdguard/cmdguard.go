@@ -169,9 +169,10 @@ func run(c *hook.Call) (hook.Result, error) {
 			if !ok {
 				continue
 			}
-			msg := fmt.Sprintf("%s (rule %s, in %q)", r.Reason, r.Name, strings.TrimSpace(cmd.Text))
+			text := commandText(cmd)
+			msg := fmt.Sprintf("%s (rule %s, in %q)", r.Reason, r.Name, text)
 			if why != "" {
-				msg = fmt.Sprintf("%s may match rule %s: %s, so cmdguard cannot tell it is safe; write it out literally (%s)", strings.TrimSpace(cmd.Text), r.Name, why, r.Reason)
+				msg = fmt.Sprintf("%s may match rule %s: %s, so cmdguard cannot tell it is safe; write it out literally (%s)", text, r.Name, why, r.Reason)
 			}
 			if set.warn[r.Name] {
 				warns = append(warns, msg)
@@ -385,4 +386,22 @@ func lineOf(cfg *toolingrc.Config, key string, i int) int {
 		return entries[i].Line
 	}
 	return 0
+}
+
+// commandText is a command as a message quotes it: its source text, or,
+// for one another program starts (find -exec, xargs), which has none of
+// its own, its words and what runs it.
+func commandText(cmd gitcmd.Command) string {
+	if t := strings.TrimSpace(cmd.Text); t != "" {
+		return t
+	}
+	words := make([]string, len(cmd.Args))
+	for i, w := range cmd.Args {
+		words[i] = w.Value
+	}
+	t := strings.Join(words, " ")
+	if len(cmd.Via) > 0 {
+		t += " (run by " + cmd.Via[len(cmd.Via)-1] + ")"
+	}
+	return t
 }

@@ -194,3 +194,20 @@ func TestRelativePathsStartInTheWorkingDirectoryArgument(t *testing.T) {
 	denied(t, out, "checkout")
 	allowed(t, hooktest.Run(t, hs, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": "rm -rf .", "tool_input.workdir": sub}))
 }
+
+// A command another program starts (find -exec, xargs) has no source text
+// of its own: the deny quotes its words and what runs it, never an empty
+// command.
+func TestADenyQuotesACommandThatFindOrXargsRuns(t *testing.T) {
+	dir := repo(t)
+	for command, want := range map[string]string{
+		"find . -exec rm -rf {} +":         `rm -rf {} (run by find -exec)`,
+		"ls | grep -v keep | xargs rm -rf": `(run by xargs)`,
+	} {
+		out := pre(t, dir, command)
+		denied(t, out, want)
+		if strings.Contains(out.Stdout, `in \"\"`) || strings.Contains(out.Stdout, "cmdguard:  ") {
+			t.Errorf("%s: the deny quotes an empty command: %s", command, out.Stdout)
+		}
+	}
+}
