@@ -851,6 +851,15 @@ func (c *checker) write(w gitcmd.Write) {
 	if w.Op == "mkdir" {
 		return // an empty directory is nothing git sees
 	}
+	if w.Op == "git submodule update" && !w.Glob && w.Dynamic == "" {
+		if _, err := os.Lstat(filepath.Join(w.Path, ".git")); err != nil {
+			// A submodule not checked out yet gets the commit the
+			// superproject records: the superproject's checkout is as
+			// it was (git status shows nothing), and the new one is the
+			// submodule's.
+			return
+		}
+	}
 	text := ""
 	if w.Command >= 0 {
 		text = c.a.Commands[w.Command].Text

@@ -185,7 +185,8 @@ func runsCommand(key string) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(key, "pager.")
+	// submodule.<name>.update = !command: git submodule update runs it.
+	return strings.HasPrefix(key, "pager.") || strings.HasPrefix(key, "submodule.") && strings.HasSuffix(key, ".update")
 }
 
 func (w *walker) gitScope(g *Git, sc scope, via string) scope {

@@ -242,6 +242,9 @@ func (w *walker) gitPrograms(g *Git, sc scope, idx int) {
 		if strings.HasSuffix(k, ".helper") && !strings.HasPrefix(v, "!") && !strings.ContainsAny(v, `/\ `) {
 			return // credential.helper store: git runs its own git credential-store
 		}
+		if strings.HasPrefix(k, "submodule.") && strings.HasSuffix(k, ".update") && !strings.HasPrefix(v, "!") {
+			return // checkout, rebase, merge, none: git's own update modes
+		}
 		w.programs[k] = true // a git the program runs does not start it again
 		w.gitShell(strings.TrimPrefix(v, "!"), "git config "+k, g, sc, idx, nil)
 		delete(w.programs, k)

@@ -44,6 +44,9 @@ func (w *walker) gitWrites(sc scope, idx int) {
 			w.a.Writes[len(w.a.Writes)-1].Repo = true
 		}
 	}
+	if g.Sub == "submodule" && w.submoduleWrites(g, dir, in, idx) {
+		return
+	}
 	o := parseOpts(g.Args, "mbBcCsSnpuUoOXe", []string{"message", "strategy", "strategy-option", "onto", "exec", "source", "pathspec-from-file", "conflict", "orphan", "track", "create", "force-create"})
 	switch g.Sub {
 	case "checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "revert", "stash", "reset", "read-tree", "checkout-index":
@@ -215,4 +218,90 @@ func (w *walker) gitConfig(g *Git) {
 	if strings.HasPrefix(key, "include") {
 		w.configWhy = "an earlier git config includes another configuration file"
 	}
+}
+
+// submoduleWrites records what git submodule changes where that is known,
+// and reports whether it did: init and sync write only configuration (the
+// git directory's and the submodules'), status and summary read, and
+// update and absorbgitdirs change the submodules' own directories, every
+// path the repository's .gitmodules names (a pathspec only narrows that;
+// the write's Op is "git submodule update" for an update to the commits
+// the superproject records, "git submodule update --remote" for one that
+// moves them).
+// Otherwise (add, deinit, set-url, a .gitmodules the analysis cannot read
+// or name a path of) the caller judges it as a write of the tree.
+func (w *walker) submoduleWrites(g *Git, dir string, in scope, idx int) bool {
+	p := g.Parse()
+	if len(p.Operands) == 0 {
+		return true // git submodule: status
+	}
+	op := p.Operands[0]
+	if op.Dynamic != "" {
+		return false
+	}
+	switch op.Value {
+	case "init", "sync", "status", "summary", "foreach":
+		return true // (foreach: what it runs is followed on its own)
+	case "update", "absorbgitdirs":
+	default:
+		return false
+	}
+	if dir == "" || g.GitDir != "" {
+		return false
+	}
+	top := ""
+	for d := dir; ; {
+		if w.isDir(filepath.Join(d, ".git")) {
+			top = d
+			break
+		}
+		if _, ok := w.readFile(filepath.Join(d, ".git")); ok {
+			top = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+	data, ok := w.readFile(filepath.Join(top, ".gitmodules"))
+	if !ok {
+		return false
+	}
+	var paths []string
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, found := strings.Cut(strings.TrimSpace(line), "=")
+		if !found || !strings.EqualFold(strings.TrimSpace(k), "path") {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"`)
+		if v == "" || filepath.IsAbs(v) || strings.ContainsAny(v, `\"`) {
+			return false
+		}
+		clean := filepath.Clean(v)
+		if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+			return false
+		}
+		paths = append(paths, filepath.Join(top, clean))
+	}
+	// The op says whether the update checks out what the superproject
+	// records (git submodule update, --init, --checkout) or moves the
+	// submodules elsewhere (--remote, --merge, --rebase, absorbgitdirs).
+	name := "git submodule " + op.Value
+	if op.Value == "update" {
+		for _, a := range g.Args {
+			if a.Value == "--" {
+				break
+			}
+			if a.Dynamic != "" || a.Value == "--remote" || a.Value == "--merge" || a.Value == "--rebase" || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.ContainsAny(a.Value, "mr") {
+				name += " --remote"
+				break
+			}
+		}
+	}
+	for _, path := range paths {
+		w.addWrite(Word{Value: path}, name, in, idx, true)
+	}
+	return true
 }
