@@ -15,6 +15,9 @@ func class(a atom, v command, w *world) (bool, string) {
 	switch a.text {
 	case "root", "home", "checkout":
 		for _, op := range v.paths {
+			if op.Dynamic == "" && op.Glob && !matchesEverything(op.Value) {
+				continue // *.log, build-*: some of the entries there, not the directory as a whole
+			}
 			p, why := operandPath(v, op)
 			if why != "" {
 				return true, why
@@ -493,4 +496,31 @@ func underHome(globs []string, home, p string) bool {
 		}
 	}
 	return false
+}
+
+// matchesEverything reports whether a glob's first segment with a
+// wildcard may match every entry of the directory before it: one made of
+// wildcards alone (*, ?*, .*, [!.]*), where one with a literal character
+// in it (*.log, coverage*) matches only some.
+func matchesEverything(glob string) bool {
+	for _, seg := range strings.Split(glob, "/") {
+		if !strings.ContainsAny(seg, "*?[") {
+			continue
+		}
+		for i := 0; i < len(seg); i++ {
+			switch seg[i] {
+			case '*', '?', '.':
+			case '[':
+				end := strings.IndexByte(seg[i+1:], ']')
+				if end < 0 {
+					return true // not a bracket expression the analysis reads: as everything
+				}
+				i += end + 1
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return true
 }

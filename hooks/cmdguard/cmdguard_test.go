@@ -211,3 +211,16 @@ func TestADenyQuotesACommandThatFindOrXargsRuns(t *testing.T) {
 		}
 	}
 }
+
+// A recursive delete of a glob with a literal part in the checkout's top
+// (rm -rf *.log) removes some of its entries, not the checkout; one of
+// wildcards alone (rm -rf *) is the whole of it.
+func TestAGlobWithALiteralPartIsNotTheWholeCheckout(t *testing.T) {
+	dir := repo(t)
+	for _, cmd := range []string{"rm -rf *.log", "rm -rf ./*.log", "rm -rf coverage* dist build", "rm -r *.tmp"} {
+		allowed(t, pre(t, dir, cmd))
+	}
+	for _, cmd := range []string{"rm -rf *", "rm -rf ./*", "rm -rf .[!.]* *", "rm -rf ?*"} {
+		denied(t, pre(t, dir, cmd), "rule rm-everything")
+	}
+}
