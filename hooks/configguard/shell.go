@@ -515,6 +515,11 @@ func (g *guard) gitChanges(c *hook.Call, a *gitcmd.Analysis, i int) *gitChange {
 	if !ok || tc.Unknown != "" {
 		return nil
 	}
+	if tc.FromIndex && refsMayChangeBefore(a, i) {
+		// The index git lists from now is not the one it writes from
+		// (git update-index --cacheinfo ... && git checkout-index -f f).
+		return nil
+	}
 	dir, gitDir, dyn := git.Where()
 	if dyn != "" || dir == "" || gitDir != "" || !isDir(dir) {
 		return nil

@@ -160,6 +160,12 @@ var truthCases = []truthCase{
 	{cmd: "git stash -q && git rebase -q origin/main && git stash apply -q", setup: []string{"git stash clear && echo '# x' >> README.md"}},
 	{cmd: "git stash -q && git stash pop -q"},
 	{cmd: "git stash -q && git stash drop -q && git stash pop -q", setup: []string{"echo '# x' >> README.md"}},
+	// A file written from an index the same line changed first.
+	{cmd: "B=$(printf 'hook.enable sessionclock\\n' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,$B,.toolingrc && git checkout-index -f .toolingrc"},
+	{cmd: "git update-index --cacheinfo 100644,$(git rev-parse HEAD:README.md),.toolingrc && git restore .toolingrc"},
+	{cmd: "git checkout-index -f --prefix=build/ src/a.go .toolingrc"},
+	{cmd: "git switch -q --orphan blank"},
+	{cmd: "git checkout -q --orphan blank"},
 	{cmd: "git checkout -- .toolingrc", setup: []string{"echo '# local' >> .toolingrc"}},
 	{cmd: "git checkout -- .toolingrc"},
 	{cmd: "git restore .", setup: []string{"echo '# local' >> .toolingrc"}},

@@ -22,6 +22,11 @@ type TreeChange struct {
 	// Discards: the files listed have uncommitted changes the command
 	// throws away (checkout -- f, restore, reset --hard, checkout -f).
 	Discards bool
+	// FromIndex: the files come from the index (git checkout-index, git
+	// restore and git checkout -- <paths> without a source), so the lists
+	// hold only while nothing earlier in the line changes the index
+	// (git update-index --cacheinfo, git add).
+	FromIndex bool
 	// Switch: the command moves the checkout to another commit (a
 	// checkout or switch of a branch, reset --hard <commit>): the files
 	// change because the branch does, which ref rules judge.
@@ -386,6 +391,10 @@ func (g *Git) TreeChange() (TreeChange, bool) {
 		if !p.Has("--all") && len(ops) == 0 {
 			return tc, false
 		}
+		if _, ok := p.Value("--prefix"); ok {
+			return unknown("git checkout-index --prefix writes the files under another name")
+		}
+		tc.FromIndex = true
 		tc.Discards = p.Has("--force")
 		tc.Lists = append(tc.Lists, diffList(nil, ops))
 		if tc.Discards {
@@ -474,6 +483,11 @@ func (g *Git) checkoutChange(p GitArgs, paths []string) (TreeChange, bool) {
 		}
 		return restoreFrom(src, paths), true
 	}
+	if _, orphan := p.Value("--orphan"); orphan && g.Sub == "switch" {
+		// git switch --orphan empties the working tree of tracked files
+		// (git checkout --orphan keeps them).
+		return unknown("git switch --orphan removes every tracked file")
+	}
 	// A switch. git checkout <name> may also be a file of that name;
 	// either way the files that differ from the target change.
 	target := ""
@@ -536,6 +550,7 @@ func restoreFrom(src string, paths []string) TreeChange {
 	}
 	tc.Content = src != "" && src != "HEAD"
 	tc.Discards = !tc.Content
+	tc.FromIndex = src == ""
 	if len(paths) == 0 {
 		tc.Unknown = "git restores no paths it names"
 		return tc

@@ -56,6 +56,22 @@ func (w *walker) gitWrites(sc scope, idx int) {
 		if !ok {
 			return
 		}
+		if g.Sub == "checkout-index" {
+			if v, ok := g.Parse().Value("--prefix"); ok {
+				// Each file goes to the prefix and its path joined as
+				// strings (--prefix=.git/ writes .git/<path>).
+				p := g.Parse()
+				if v.Dynamic != "" || p.Has("--all", "--stdin") || len(p.Operands) == 0 {
+					pre := Word{Value: filepath.Dir(v.Value + "x"), Dynamic: v.Dynamic}
+					w.addWrite(pre, "git checkout-index --prefix", in, idx, true)
+					return
+				}
+				for _, op := range p.Operands {
+					w.addWrite(Word{Value: v.Value + op.Value, Dynamic: op.Dynamic}, "git checkout-index --prefix", in, idx, false)
+				}
+				return
+			}
+		}
 		if tc.Unknown == "" && tc.Paths != nil && (g.Sub == "checkout" || g.Sub == "restore" || g.Sub == "checkout-index") {
 			paths(g.Sub, tc.Paths)
 			return
