@@ -185,6 +185,8 @@ var truthCases = []truthCase{
 	// Shell writes.
 	{cmd: "echo x > .toolingrc"},
 	{cmd: "echo x > notes.txt"},
+	{cmd: "echo 'hook.enable sessionclock' > .toolingr?"},
+	{cmd: "echo x > notes.tx?"},
 	{cmd: "sed -i s/a/b/ .claude/settings.json", closed: true}, // matches nothing: rewrites the same bytes
 	{cmd: "sed -i s/{/[/ .claude/settings.json"},
 	{cmd: "sed -i s/a/b/ src/a.go"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -217,6 +218,9 @@ func (w *walker) run(args []Word, sc scope, text string) (ran, int) {
 		return out, idx
 	case "set":
 		out.scope = setOptions(rest, sc)
+		return out, idx
+	case "shift":
+		out.scope = shiftArgs(rest, sc)
 		return out, idx
 	case "shopt":
 		if len(rest) >= 2 && rest[0].Value == "-s" {
@@ -752,6 +756,28 @@ func setOptions(args []Word, sc scope) scope {
 	return sc
 }
 
+// shiftArgs handles shift [n]: the known arguments lose their first n;
+// a count only known at run time leaves every position unknown.
+func shiftArgs(args []Word, sc scope) scope {
+	if !sc.hasArgs {
+		return sc
+	}
+	n := 1
+	if len(args) > 0 {
+		v, err := strconv.Atoi(args[0].Value)
+		if args[0].Dynamic != "" || err != nil || v < 0 {
+			sc.args, sc.hasArgs = nil, false
+			return sc
+		}
+		n = v
+	}
+	if n > len(sc.args) {
+		return sc // bash refuses: the arguments stay
+	}
+	sc.args = sc.args[n:]
+	return sc
+}
+
 // cd handles cd, pushd and popd.
 func (w *walker) cd(name string, args []Word, sc scope, idx int) scope {
 	if name == "popd" {
@@ -969,6 +995,9 @@ func (w *walker) redirects(redirs []*syntax.Redirect, sc scope, idx int, printed
 		if r.Op == syntax.DplOut && target.Dynamic == "" && (target.Value == "-" || isDigits(target.Value)) {
 			continue // a file descriptor, not a file
 		}
+		// bash expands a pattern in a redirection's target when it
+		// matches one file (> .toolingr? writes .toolingrc).
+		target.Glob = target.Glob || unquotedPattern(r.Word)
 		w.addWrite(target, op, sc, idx, false)
 		if p := w.abs(sc, target.Value); target.Dynamic == "" && p != "" && r.N == nil {
 			if w.written == nil {
@@ -985,6 +1014,29 @@ func (w *walker) redirects(redirs []*syntax.Redirect, sc scope, idx int, printed
 			}
 		}
 	}
+}
+
+// unquotedPattern reports a pattern character (*, ?, [) in an unquoted
+// literal of word, not escaped by a backslash.
+func unquotedPattern(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, part := range word.Parts {
+		l, ok := part.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(l.Value); i++ {
+			switch l.Value[i] {
+			case '\\':
+				i++
+			case '*', '?', '[':
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {

@@ -44,6 +44,82 @@ func (w *walker) fields(word *syntax.Word, sc scope) []Word {
 	if word == nil {
 		return nil
 	}
+	if braced := braceCandidate(word); braced != nil && syntax.SplitBraces(braced) {
+		// Brace expansion comes first: git {commit,} -m x is git commit
+		// -m x, each word expanded on its own.
+		words, ok := braceWords(braced, 0)
+		if !ok {
+			return []Word{{Value: sc.text(word), Dynamic: "a brace expansion the analysis does not expand (a sequence, or too many words)"}}
+		}
+		var out []Word
+		for _, bw := range words {
+			if emptyLiteral(bw) {
+				continue // an unquoted empty word is no word ({commit,})
+			}
+			out = append(out, w.fieldsOf(bw, sc)...)
+		}
+		return out
+	}
+	return w.fieldsOf(word, sc)
+}
+
+// braceCandidate is a copy of word to split braces in (SplitBraces
+// rewrites the parts it is given), or nil when no unquoted literal of it
+// holds a brace.
+func braceCandidate(word *syntax.Word) *syntax.Word {
+	for _, part := range word.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
+			return &syntax.Word{Parts: append([]syntax.WordPart(nil), word.Parts...)}
+		}
+	}
+	return nil
+}
+
+// maxBraceWords bounds what one word may expand to before the analysis
+// gives up on it (and the gates fail closed).
+const maxBraceWords = 64
+
+// braceWords expands the brace lists of a word SplitBraces rewrote into
+// the words bash makes of it, in order; ok is false for a sequence
+// ({1..9}) or more than maxBraceWords words.
+func braceWords(word *syntax.Word, depth int) ([]*syntax.Word, bool) {
+	if depth > 8 {
+		return nil, false
+	}
+	for i, part := range word.Parts {
+		be, isBrace := part.(*syntax.BraceExp)
+		if !isBrace {
+			continue
+		}
+		if be.Sequence {
+			return nil, false
+		}
+		var out []*syntax.Word
+		for _, elem := range be.Elems {
+			parts := append(append(append([]syntax.WordPart(nil), word.Parts[:i]...), elem.Parts...), word.Parts[i+1:]...)
+			more, ok := braceWords(&syntax.Word{Parts: parts}, depth+1)
+			if !ok || len(out)+len(more) > maxBraceWords {
+				return nil, false
+			}
+			out = append(out, more...)
+		}
+		return out, true
+	}
+	return []*syntax.Word{word}, true
+}
+
+// emptyLiteral reports a word made of empty unquoted literals alone.
+func emptyLiteral(word *syntax.Word) bool {
+	for _, part := range word.Parts {
+		if l, ok := part.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldsOf is fields of a word without brace lists.
+func (w *walker) fieldsOf(word *syntax.Word, sc scope) []Word {
 	var f fieldBuilder
 	w.wordParts(word, sc, &f, true)
 	f.end()
@@ -266,6 +342,22 @@ func (w *walker) quotedPart(part syntax.WordPart, sc scope, f *fieldBuilder) {
 	case *syntax.Lit:
 		f.add(dqUnescape(p.Value))
 	case *syntax.ParamExp:
+		if args, ok := quotedAt(p, sc); ok {
+			// "$@": one field per argument, the first and the last
+			// joined to what stands before and after it ("a$@b").
+			for i, a := range args {
+				if i > 0 {
+					f.end()
+					f.started = true
+				}
+				if a.Dynamic != "" {
+					f.dyn(a.Dynamic)
+					continue
+				}
+				f.add(a.Value)
+			}
+			return
+		}
 		v := w.param(p, sc)
 		if v.Dynamic != "" {
 			f.dyn(v.Dynamic)
@@ -296,6 +388,16 @@ func (w *walker) quotedPart(part syntax.WordPart, sc scope, f *fieldBuilder) {
 		w.substitutions(part, sc)
 		f.dyn("an expansion the analysis does not evaluate")
 	}
+}
+
+// quotedAt reports a plain "$@" or "${@}" of known arguments, and the
+// arguments: expanded in double quotes, each is a field of its own (bash
+// joins them only for "$*").
+func quotedAt(p *syntax.ParamExp, sc scope) ([]Word, bool) {
+	if p.Param == nil || p.Param.Value != "@" || !sc.hasArgs || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || len(sc.args) == 0 {
+		return nil, false
+	}
+	return sc.args, true
 }
 
 // unquotedLit adds an unquoted literal: backslashes quote the next
