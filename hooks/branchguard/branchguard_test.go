@@ -32,6 +32,24 @@ func deny(t *testing.T, out hooktest.Outcome, want string) {
 	}
 }
 
+// verdict is a command run in cwd and whether the gates deny it.
+type verdict struct {
+	cmd, cwd string
+	denied   bool
+}
+
+// judge runs each case through gates in the checkout root and compares
+// the verdicts.
+func judge(t *testing.T, gates []hook.Handler, root string, cases []verdict) {
+	t.Helper()
+	for _, tt := range cases {
+		out := hooktest.Run(t, gates, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": tt.cwd})
+		if got := strings.Contains(out.Stdout, `"deny"`); got != tt.denied || out.Code != 0 {
+			t.Errorf("%q in %s: denied %v, want %v (%+v)", tt.cmd, tt.cwd, got, tt.denied, out)
+		}
+	}
+}
+
 func allow(t *testing.T, out hooktest.Outcome) {
 	t.Helper()
 	if out.Code != 0 || out.Stdout != "" {

@@ -1,13 +1,11 @@
 package branchguard_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/magehook/magehook/hooks/branchguard"
 	"github.com/magehook/magehook/hooks/noverify"
 	"github.com/magehook/magehook/pkg/hook"
-	"github.com/magehook/magehook/pkg/hooktest"
 )
 
 // TestExpansionsBashMakesFirst: the words a gate judges are the ones bash
@@ -16,10 +14,7 @@ import (
 func TestExpansionsBashMakesFirst(t *testing.T) {
 	gates := []hook.Handler{branchguard.Handler, noverify.Handler}
 	root, feature := setup(t, "hook.enable noverify")
-	for _, tt := range []struct {
-		cmd, cwd string
-		denied   bool
-	}{
+	judge(t, gates, root, []verdict{
 		{"git {commit,} --allow-empty -m x", root, true},
 		{"git {commit,--allow-empty} -m x", root, true},
 		{`sh -c '"$@"' _ git commit --allow-empty -m x`, root, true},
@@ -31,10 +26,5 @@ func TestExpansionsBashMakesFirst(t *testing.T) {
 		{"echo {a,b}.go && ls src/{a,b}.go", root, false},
 		{`set -- status --short; git "$@"`, root, false},
 		{"git {commit,} --allow-empty -m x", feature, false},
-	} {
-		out := hooktest.Run(t, gates, root, "PreToolUse", "PreToolUse/bash", map[string]any{"tool_input.command": tt.cmd, "cwd": tt.cwd})
-		if got := strings.Contains(out.Stdout, `"deny"`); got != tt.denied || out.Code != 0 {
-			t.Errorf("%q in %s: denied %v, want %v (%+v)", tt.cmd, tt.cwd, got, tt.denied, out)
-		}
-	}
+	})
 }
