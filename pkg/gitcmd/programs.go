@@ -395,7 +395,7 @@ var programTable = [...]progSpec{
 	{names: []string{"find"}, write: writeSide{kind: wkCustom},
 		examples: []example{{command: "find . -name '*.orig' -delete", writes: "tree:.[*.orig]"}, {command: "find . -name -delete -print"}, {command: "find src -fprint list.txt", writes: "list.txt"}}},
 	{names: []string{"go", "mage"}, write: writeSide{kind: wkCustom},
-		examples: []example{{command: "go build -o bin/app ./cmd/app", writes: "bin/app"}, {command: "go mod tidy", writes: "go.mod go.sum"}, {command: "go vet ./..."},
+		examples: []example{{command: "go build -o bin/app ./cmd/app", writes: "bin/app"}, {command: "go -C sub build -o bin/app ./cmd/app", writes: "sub/bin/app"}, {command: "go -C=sub mod tidy", writes: "sub/go.mod sub/go.sum"}, {command: "go mod tidy", writes: "go.mod go.sum"}, {command: "go vet ./..."},
 			{command: "go fmt ./...", writes: "tree:.[*.go]"}}},
 	{names: []string{"docker", "podman", "kubectl"}, short: "", long: []string{"container", "namespace"}, write: writeSide{kind: wkCustom, op: "docker cp"},
 		examples: []example{{command: "docker cp c:/etc/x out", writes: "tree:out"}, {command: "docker ps"}}},

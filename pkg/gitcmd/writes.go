@@ -298,6 +298,25 @@ func (w *walker) customWrites(s *progSpec, name string, rest []Word, sc scope, i
 		// go build -o, go test -o, go tool mage -compile, mage -compile:
 		// the output file is written (a hook binary among them).
 		args := rest
+		if name == "go" && len(args) > 0 && (args[0].Value == "-C" || strings.HasPrefix(args[0].Value, "-C=")) {
+			// go -C dir: the go command changes to dir first (a flag it
+			// takes only first), and its paths are dir's.
+			d, n := Word{}, 2
+			if v, ok := strings.CutPrefix(args[0].Value, "-C="); ok {
+				d, n = Word{Value: v, Dynamic: args[0].Dynamic}, 1
+			} else if len(args) > 1 {
+				d = args[1]
+			}
+			if len(args) < n {
+				break
+			}
+			if d.Dynamic != "" || d.Value == "" {
+				sc.dir, sc.dirWhy = "", "go -C of a directory only known at run time"
+			} else {
+				sc.dir, sc.dirWhy = w.abs(sc, d.Value), ""
+			}
+			args = args[n:]
+		}
 		if name == "go" && len(args) > 1 && args[0].Value == "tool" && args[1].Value == "mage" {
 			args, name = args[2:], "mage"
 		}
