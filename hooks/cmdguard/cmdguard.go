@@ -395,11 +395,7 @@ func commandText(cmd gitcmd.Command) string {
 	if t := strings.TrimSpace(cmd.Text); t != "" {
 		return t
 	}
-	words := make([]string, len(cmd.Args))
-	for i, w := range cmd.Args {
-		words[i] = w.Value
-	}
-	t := strings.Join(words, " ")
+	t := strings.Join(cmd.Argv(), " ")
 	if len(cmd.Via) > 0 {
 		t += " (run by " + cmd.Via[len(cmd.Via)-1] + ")"
 	}
